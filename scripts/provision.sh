@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs the real servers the studio runs against, idempotently:
+#   NATS (Debian), ffmpeg + chromium (Debian), FerretDB v1 and MinIO (built from Go modules),
+#   Keycloak (distribution zip from Maven Central).
+# Built binaries live in .tools/ (git-ignored); Go's build cache and Maven's ~/.m2 make re-runs cheap.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
+MINIO_VERSION="${MINIO_VERSION:-v0.0.0-20260212201848-7aac2a2c5b7c}"
+KEYCLOAK_VERSION="${KEYCLOAK_VERSION:-26.5.6}"
+mkdir -p "$TOOLS/bin"
+log() { printf '[provision] %s\n' "$*" >&2; }
+
+need_apt=()
+command -v nats-server >/dev/null 2>&1 || need_apt+=(nats-server)
+command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
+command -v ffprobe >/dev/null 2>&1 || need_apt+=(ffmpeg)
+[ -x /usr/bin/chromium ] || need_apt+=(chromium)
+command -v unzip >/dev/null 2>&1 || need_apt+=(unzip)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  log "apt-get install ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+go_tool() { # name module version package-inside-module
+  local name="$1" module="$2" version="$3" pkg="$4" stamp="$TOOLS/bin/.$1.version" dir
+  if [ -x "$TOOLS/bin/$name" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then return; fi
+  log "building $name $version from Go module source (first time takes minutes)"
+  # Build inside the downloaded module with its own go.mod/go.sum: `go install mod@version` would also
+  # ask the proxy for the module's version list, which the proxy refuses for some modules.
+  dir="$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [ -n "$dir" ] || { log "could not download $module@$version"; exit 1; }
+  if [ "$name" = ferretdb ]; then
+    # FerretDB embeds build/version/version.txt, which its release tooling generates; the module has it
+    # empty, so build from a writable copy with the version filled in.
+    rm -rf "$TOOLS/src/$name" && mkdir -p "$TOOLS/src" && cp -r "$dir" "$TOOLS/src/$name" && chmod -R u+w "$TOOLS/src/$name"
+    echo "$version" > "$TOOLS/src/$name/build/version/version.txt"
+    dir="$TOOLS/src/$name"
+  fi
+  (cd "$dir" && GOFLAGS="-buildvcs=false -mod=readonly" CGO_ENABLED=0 go build -trimpath -o "$TOOLS/bin/$name" "$pkg")
+  rm -rf "$TOOLS/src/$name"
+  echo "$version" > "$stamp"
+}
+go_tool ferretdb github.com/FerretDB/FerretDB "$FERRETDB_VERSION" ./cmd/ferretdb
+go_tool minio github.com/minio/minio "$MINIO_VERSION" .
+
+KC_HOME="$TOOLS/keycloak-$KEYCLOAK_VERSION"
+if [ ! -x "$KC_HOME/bin/kc.sh" ]; then
+  log "fetching Keycloak $KEYCLOAK_VERSION from Maven Central"
+  mvn -q dependency:copy -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" \
+    -DoutputDirectory="$TOOLS" -Dmdep.useBaseVersion=true
+  rm -rf "$KC_HOME.tmp" && mkdir -p "$KC_HOME.tmp"
+  unzip -q "$TOOLS/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip" -d "$KC_HOME.tmp"
+  mv "$KC_HOME.tmp/keycloak-$KEYCLOAK_VERSION" "$KC_HOME" && rm -rf "$KC_HOME.tmp" "$TOOLS/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip"
+fi
+ln -sfn "$KC_HOME" "$TOOLS/keycloak"
+log "ready: $(ls "$TOOLS/bin" | tr '\n' ' ')keycloak-$KEYCLOAK_VERSION"

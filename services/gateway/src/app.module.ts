@@ -1,0 +1,48 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { ServiceKitModule } from '@stemdeck/platform';
+import type { Connection } from 'mongoose';
+import { AuthController } from './auth/auth.controller';
+import { OidcAdapter } from './auth/oidc.adapter';
+import { BeginLoginUseCase } from './auth/usecases/begin-login.usecase';
+import { CompleteLoginUseCase } from './auth/usecases/complete-login.usecase';
+import { GATEWAY_CONFIG, GatewayConfig } from './config';
+import { HttpExceptionFilter } from './errors/http-exception.filter';
+import { CheckReadinessUseCase } from './health/check-readiness.usecase';
+import { HealthController } from './health/health.controller';
+import { LiveHub } from './live/live.hub';
+import { NatsModule } from './nats/nats.module';
+import { createSessionMiddleware, SESSION_MIDDLEWARE } from './session/session.middleware';
+import { UserRepository } from './users/user.repository';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        // The gateway shares the service kit for its database connection and object storage; its own
+        // health answer on NATS is unused (the gateway is probed over HTTP).
+        ServiceKitModule.forRoot({ service: 'media', mongodbUri: config.MONGODB_URI, storage: config, healthController: false }),
+        NatsModule.forRoot(config.NATS_URL),
+      ],
+      controllers: [AuthController, HealthController],
+      providers: [
+        { provide: GATEWAY_CONFIG, useValue: config },
+        {
+          provide: SESSION_MIDDLEWARE,
+          inject: [getConnectionToken()],
+          useFactory: (connection: Connection) => createSessionMiddleware(config, connection),
+        },
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+        OidcAdapter,
+        UserRepository,
+        BeginLoginUseCase,
+        CompleteLoginUseCase,
+        CheckReadinessUseCase,
+        LiveHub,
+      ],
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { CheckFn, NatsRpcClient, ObjectStorageAdapter, runChecks } from '@stemdeck/platform';
+import { DependencyCheck, HealthReply, healthSubject, SERVICE_NAMES } from '@stemdeck/proto';
+import type { Connection } from 'mongoose';
+import { OidcAdapter } from '../auth/oidc.adapter';
+import { NatsConnectionProbe } from '../nats/nats.module';
+
+export interface Readiness {
+  status: 'ok' | 'unavailable';
+  checks: Record<string, DependencyCheck>;
+}
+
+/** Ready means: NATS, the database, object storage, the identity provider and every service answer. */
+@Injectable()
+export class CheckReadinessUseCase {
+  constructor(
+    private readonly nats: NatsConnectionProbe,
+    private readonly rpc: NatsRpcClient,
+    private readonly storage: ObjectStorageAdapter,
+    private readonly oidc: OidcAdapter,
+    @InjectConnection() private readonly database: Connection,
+  ) {}
+
+  async execute(): Promise<Readiness> {
+    const checks: Record<string, CheckFn> = {
+      nats: () => this.nats.ping(),
+      database: () => this.database.db!.admin().ping(),
+      storage: () => this.storage.ping(),
+      identity: () => this.oidc.ping(),
+    };
+    for (const service of SERVICE_NAMES) {
+      checks[`service:${service}`] = async () => {
+        const reply = await this.rpc.request(healthSubject(service), {}, HealthReply, 1500);
+        const down = Object.entries(reply.checks).filter(([, c]) => c.status !== 'ok');
+        if (down.length) throw new Error(`${service} degraded: ${down.map(([name, c]) => `${name} ${c.detail ?? 'down'}`).join(', ')}`);
+      };
+    }
+    const results = await runChecks(checks, 2500);
+    return { status: Object.values(results).every((c) => c.status === 'ok') ? 'ok' : 'unavailable', checks: results };
+  }
+}

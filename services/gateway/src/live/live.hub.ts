@@ -1,0 +1,133 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocket, WebSocketServer } from 'ws';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { requestOrigin } from '../security/csrf.middleware';
+import { SESSION_MIDDLEWARE } from '../session/session.middleware';
+import type { SessionUser } from '../session/session-user';
+import { LiveMessage, MAX_LIVE_MESSAGE_BYTES, parseLiveMessage } from './live-message';
+
+export interface LiveClient {
+  user: SessionUser;
+  send(message: LiveMessage): void;
+}
+
+export type LiveHandler = (client: LiveClient, message: LiveMessage) => void | Promise<void>;
+
+const HEARTBEAT_MS = 30_000;
+
+function refuse(socket: Duplex, status: number, reason: string): void {
+  socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  socket.destroy();
+}
+
+/**
+ * The live connection at /ws (plain WebSocket). Only a signed-in session cookie from one of our origins
+ * may connect. Frames are JSON `{type, ...}`; handlers register by type; unknown or malformed frames get
+ * `{type: "error"}` back and the socket stays open.
+ */
+@Injectable()
+export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(LiveHub.name);
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_LIVE_MESSAGE_BYTES });
+  private readonly handlers = new Map<string, LiveHandler>();
+  private readonly socketsByUser = new Map<string, Set<WebSocket>>();
+  private heartbeat?: NodeJS.Timeout;
+
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(SESSION_MIDDLEWARE) private readonly sessionMiddleware: RequestHandler,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {
+    this.on('ping', (client, message) => client.send({ type: 'pong', id: message.id ?? null, serverTime: Date.now() }));
+  }
+
+  on(type: string, handler: LiveHandler): void {
+    this.handlers.set(type, handler);
+  }
+
+  /** Pushes a message to every open socket of one user (e.g. stem progress for their project). */
+  sendToUser(userId: string, message: LiveMessage): number {
+    const sockets = this.socketsByUser.get(userId) ?? new Set();
+    const frame = JSON.stringify(message);
+    for (const socket of sockets) if (socket.readyState === WebSocket.OPEN) socket.send(frame);
+    return sockets.size;
+  }
+
+  onApplicationBootstrap(): void {
+    const server: Server = this.adapterHost.httpAdapter.getHttpServer();
+    server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
+    this.heartbeat = setInterval(() => this.checkHeartbeats(), HEARTBEAT_MS);
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.heartbeat);
+    for (const socket of this.wss.clients) socket.close(1001, 'server shutting down');
+    this.wss.close();
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    socket.on('error', () => socket.destroy());
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== '/ws') return refuse(socket, 404, 'Not Found');
+    const origin = requestOrigin(req);
+    if (origin !== undefined && !this.config.allowedOrigins.has(origin)) return refuse(socket, 403, 'Forbidden');
+    const user = await this.userOf(req).catch(() => undefined);
+    if (!user) return refuse(socket, 401, 'Unauthorized');
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, user));
+  }
+
+  private userOf(req: IncomingMessage): Promise<SessionUser | undefined> {
+    return new Promise((resolve, reject) => {
+      const request = req as unknown as Request;
+      this.sessionMiddleware(request, {} as Response, (error?: unknown) => (error ? reject(error) : resolve(request.session?.user)));
+    });
+  }
+
+  private accept(ws: WebSocket, user: SessionUser): void {
+    const alive = ws as WebSocket & { isAlive?: boolean };
+    alive.isAlive = true;
+    ws.on('pong', () => (alive.isAlive = true));
+    const sockets = this.socketsByUser.get(user.id) ?? new Set<WebSocket>();
+    sockets.add(ws);
+    this.socketsByUser.set(user.id, sockets);
+    ws.on('close', () => {
+      sockets.delete(ws);
+      if (sockets.size === 0) this.socketsByUser.delete(user.id);
+    });
+    ws.on('error', (error) => this.logger.warn(`socket error for ${user.id}: ${error.message}`));
+    const client: LiveClient = { user, send: (message) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message)) };
+    ws.on('message', (data, isBinary) => void this.dispatch(client, data as Buffer, isBinary));
+    client.send({ type: 'welcome', userId: user.id });
+  }
+
+  private async dispatch(client: LiveClient, data: Buffer, isBinary: boolean): Promise<void> {
+    const parsed = parseLiveMessage(data, isBinary);
+    if (!parsed.ok) return client.send({ type: 'error', code: 'malformed', message: parsed.error });
+    const handler = this.handlers.get(parsed.message.type);
+    if (!handler) {
+      return client.send({ type: 'error', code: 'unknown_type', message: `Unknown message type "${parsed.message.type}"` });
+    }
+    try {
+      await handler(client, parsed.message);
+    } catch (error) {
+      this.logger.warn(`handler ${parsed.message.type} failed: ${(error as Error).message}`);
+      client.send({ type: 'error', code: 'failed', message: (error as Error).message, for: parsed.message.type });
+    }
+  }
+
+  private checkHeartbeats(): void {
+    for (const socket of this.wss.clients) {
+      const alive = socket as WebSocket & { isAlive?: boolean };
+      if (alive.isAlive === false) {
+        socket.terminate();
+        continue;
+      }
+      alive.isAlive = false;
+      socket.ping();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+// Tracing first, so http and express are instrumented when they load.
+import { startTracing } from '@stemdeck/platform/tracing';
+startTracing('stemdeck-gateway');
+
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { configOrExit } from '@stemdeck/platform';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { AppModule } from './app.module';
+import { loadGatewayConfig } from './config';
+import { sendError } from './errors/error-body';
+import { serveFrontend } from './frontend/serve-frontend';
+import { csrfProtection } from './security/csrf.middleware';
+import { SESSION_MIDDLEWARE } from './session/session.middleware';
+
+async function bootstrap(): Promise<void> {
+  const config = configOrExit(loadGatewayConfig);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false });
+  const http = app.getHttpAdapter().getInstance();
+  http.disable('x-powered-by');
+  if (config.TRUST_PROXY) http.set('trust proxy', 1);
+
+  if (config.FRONTEND_DIR) serveFrontend(http, config.FRONTEND_DIR);
+  app.use(express.json({ limit: '1mb' }));
+  // Malformed JSON bodies answer 400 in the API's error shape instead of an HTML stack page.
+  app.use((error: Error & { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
+    if (error.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON in request body');
+    if (error.type === 'entity.too.large') return sendError(res, 413, 'Request body is too large');
+    next(error);
+  });
+  app.use(app.get<RequestHandler>(SESSION_MIDDLEWARE));
+  app.use(csrfProtection(config.allowedOrigins));
+  app.enableShutdownHooks();
+
+  await app.listen(config.PORT, config.HOST);
+  new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT} (public ${config.publicUrl})`);
+}
+
+void bootstrap();
