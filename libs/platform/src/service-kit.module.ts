@@ -48,7 +48,7 @@ export class ServiceKitModule {
   static forRoot(options: ServiceKitOptions): DynamicModule {
     const imports: DynamicModule[] = [];
     const providers: Provider[] = [{ provide: SERVICE_NAME, useValue: options.service }];
-    const exports: Array<symbol | Type> = [SERVICE_NAME];
+    const exported: Array<symbol | Type> = [SERVICE_NAME];
     const checkTokens: Array<string | symbol | Type> = [];
     if (options.mongodbUri) {
       imports.push(MongooseModule.forRoot(options.mongodbUri, { serverSelectionTimeoutMS: 5000 }));
@@ -57,7 +57,7 @@ export class ServiceKitModule {
     if (options.storage) {
       const storageConfig = options.storage;
       providers.push({ provide: ObjectStorageAdapter, useFactory: () => new ObjectStorageAdapter(storageConfig) }, StorageBootstrap);
-      exports.push(ObjectStorageAdapter);
+      exported.push(ObjectStorageAdapter);
       checkTokens.push(ObjectStorageAdapter);
     }
     providers.push({
@@ -78,7 +78,7 @@ export class ServiceKitModule {
       imports,
       controllers: options.healthController === false ? [] : [healthControllerFor(options.service)],
       providers,
-      exports: [...exports, HEALTH_CHECKS],
+      exports: [...exported, HEALTH_CHECKS],
     };
   }
 }

@@ -1,0 +1,23 @@
+import { createApi } from '@reduxjs/toolkit/query/react';
+import type { User } from '../features/auth/user';
+import { studioBaseQuery } from './baseQuery';
+
+/**
+ * The REST API under /api (seed 000 §7, §9): results never go stale on their own, no retries, no
+ * refetch on focus or reconnect, unused entries dropped after 5 minutes. Feature slices inject endpoints.
+ */
+export const api = createApi({
+  reducerPath: 'api',
+  baseQuery: studioBaseQuery,
+  keepUnusedDataFor: 300,
+  refetchOnFocus: false,
+  refetchOnReconnect: false,
+  refetchOnMountOrArgChange: false,
+  endpoints: (build) => ({
+    getCurrentUser: build.query<User | null, void>({
+      query: () => ({ url: 'auth/user', nullOn401: true }),
+    }),
+  }),
+});
+
+export const { useGetCurrentUserQuery } = api;

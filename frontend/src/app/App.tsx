@@ -1,0 +1,58 @@
+import { useEffect, type ReactNode } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
+import { useGetCurrentUserQuery } from '../api/api';
+import { CollaboratePage } from '../features/collaborate/CollaboratePage';
+import { LandingPage } from '../features/landing/LandingPage';
+import { MusicPage } from '../features/music/MusicPage';
+import { NotFoundPage } from '../features/not-found/NotFoundPage';
+import { StudioHomePage } from '../features/studio-home/StudioHomePage';
+import { StudioScreen } from '../features/studio/StudioScreen';
+import { LoadingScreen } from '../ui/LoadingScreen';
+
+/** Auth state (seed 000 §4): loading, then signed in when the current-user call returns a user. */
+export function useAuth() {
+  const { data, isLoading, isError } = useGetCurrentUserQuery();
+  return { user: data ?? null, isLoading, isSignedIn: Boolean(data) && !isError };
+}
+
+/** Sends signed-out visitors to sign in, returning them to the page they asked for. */
+function SignInRedirect() {
+  const location = useLocation();
+  useEffect(() => {
+    window.location.assign(`/api/login?returnTo=${encodeURIComponent(location.pathname + location.search)}`);
+  }, [location]);
+  return <LoadingScreen />;
+}
+
+function SignedInOnly({ children }: { children: ReactNode }) {
+  const { isLoading, isSignedIn } = useAuth();
+  if (isLoading) return <LoadingScreen />;
+  return isSignedIn ? children : <SignInRedirect />;
+}
+
+function Home() {
+  const { isLoading, isSignedIn } = useAuth();
+  if (isLoading) return <LandingPage authLoading signedIn={false} />;
+  return isSignedIn ? <StudioHomePage /> : <LandingPage authLoading={false} signedIn={false} />;
+}
+
+function Studio() {
+  const { isLoading, isSignedIn } = useAuth();
+  if (isLoading) return <LoadingScreen />;
+  return isSignedIn ? <StudioScreen /> : <StudioHomePage />;
+}
+
+/** Route table of seed 000 §2 and seed 001 §2. */
+export function App() {
+  return (
+    <Routes>
+      <Route path="/" element={<Home />} />
+      <Route path="/app" element={<SignedInOnly><StudioScreen /></SignedInOnly>} />
+      <Route path="/create" element={<SignedInOnly><StudioScreen /></SignedInOnly>} />
+      <Route path="/studio" element={<Studio />} />
+      <Route path="/music" element={<MusicPage />} />
+      <Route path="/collaborate" element={<SignedInOnly><CollaboratePage /></SignedInOnly>} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,115 @@
+export type LiveStatus = 'disconnected' | 'connecting' | 'connected';
+
+export interface LiveMessage {
+  type: string;
+  [field: string]: unknown;
+}
+
+interface MinimalSocket {
+  readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+}
+
+export interface LiveConnectionOptions {
+  url: string;
+  onStatus?: (status: LiveStatus) => void;
+  onMessage?: (message: LiveMessage) => void;
+  /** Delay before reconnecting after a close (seed 000 §9: 3000 ms). */
+  retryMs?: number;
+  createSocket?: (url: string) => MinimalSocket;
+  logger?: Pick<Console, 'warn' | 'error' | 'debug'>;
+}
+
+const OPEN = 1;
+
+/** ws: or wss: URL of /ws on the page's own host. */
+export function liveUrl(location: Pick<Location, 'protocol' | 'host'>): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
+
+/**
+ * The studio's live connection (seed 000 §4): connects to /ws, reconnects 3 s after any close until
+ * stopped, closes cleanly on stop. Sending while not connected only warns; unparsable frames only log.
+ * Plain TypeScript (no React) so it is testable on its own.
+ */
+export class LiveConnection {
+  private socket?: MinimalSocket;
+  private retryTimer?: ReturnType<typeof setTimeout>;
+  private stopped = true;
+  private currentStatus: LiveStatus = 'disconnected';
+  private readonly retryMs: number;
+  private readonly logger: Pick<Console, 'warn' | 'error' | 'debug'>;
+
+  constructor(private readonly options: LiveConnectionOptions) {
+    this.retryMs = options.retryMs ?? 3000;
+    this.logger = options.logger ?? console;
+  }
+
+  get status(): LiveStatus {
+    return this.currentStatus;
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket) {
+      socket.onclose = socket.onerror = socket.onmessage = socket.onopen = null;
+      socket.close(1000, 'client closed');
+    }
+    this.setStatus('disconnected');
+  }
+
+  /** Returns whether the message went out. */
+  send(message: LiveMessage): boolean {
+    if (!this.socket || this.socket.readyState !== OPEN) {
+      this.logger.warn(`live connection not open; dropped "${message.type}" message`);
+      return false;
+    }
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  private connect(): void {
+    this.setStatus('connecting');
+    const socket = (this.options.createSocket ?? ((url) => new WebSocket(url) as unknown as MinimalSocket))(this.options.url);
+    this.socket = socket;
+    socket.onopen = () => this.setStatus('connected');
+    socket.onmessage = (event) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(String(event.data));
+      } catch (error) {
+        this.logger.error('live connection: unparsable message', error);
+        return;
+      }
+      if (message && typeof message === 'object' && typeof (message as LiveMessage).type === 'string') {
+        this.options.onMessage?.(message as LiveMessage);
+      } else this.logger.error('live connection: message without a type', message);
+    };
+    socket.onerror = () => this.logger.debug('live connection error');
+    socket.onclose = () => {
+      this.socket = undefined;
+      this.setStatus('disconnected');
+      if (!this.stopped) this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
+    };
+  }
+
+  private setStatus(status: LiveStatus): void {
+    if (status === this.currentStatus) return;
+    this.currentStatus = status;
+    this.options.onStatus?.(status);
+  }
+}

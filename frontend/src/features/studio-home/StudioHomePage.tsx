@@ -1,0 +1,78 @@
+import { Box, Button, Card, Container, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { CheckCircle2, Keyboard, SlidersHorizontal, Drum } from 'lucide-react';
+import { Link as RouterLink } from 'react-router';
+import { Brand } from '../../ui/Brand';
+
+const EQUIPMENT = [
+  { icon: SlidersHorizontal, title: 'Mixing Console', text: 'Four stems on faders with mute, solo and real level meters.' },
+  { icon: Keyboard, title: 'Synthesizer & Keys', text: 'A polyphonic synth with filter and envelope, played from keys or MIDI.' },
+  { icon: Drum, title: 'Drum Machine', text: 'Twelve pads and a sixteen-step sequencer locked to the audio clock.' },
+];
+
+const FEATURE_LIST = ['AI Stem Separation', 'Real-Time Audio Processing', 'AI Mastering Integration', 'Collaborative Sessions'];
+
+/** Studio home (seed 000 §2): route / when signed in, /studio when signed out. */
+export function StudioHomePage() {
+  return (
+    <Box minH="100dvh" bg="bg">
+      <Box as="header" borderBottomWidth="1px">
+        <Container maxW="6xl">
+          <Flex h="16" align="center">
+            <Brand withTagline />
+          </Flex>
+        </Container>
+      </Box>
+      <Container maxW="6xl" as="main" py="16">
+        <Stack align="center" textAlign="center" gap="6" pb="14">
+          <Heading as="h1" size={{ base: '3xl', md: '5xl' }}>
+            Your studio is ready
+          </Heading>
+          <Text color="fg.muted" maxW="xl">
+            Make music from scratch, or upload a song or video and work with its stems.
+          </Text>
+          <HStack gap="3" flexWrap="wrap" justify="center">
+            <Button asChild size="lg" colorPalette="purple">
+              <RouterLink to="/music">Start Creating Music</RouterLink>
+            </Button>
+            <Button asChild size="lg" variant="outline">
+              <RouterLink to="/app">Upload & Process Media</RouterLink>
+            </Button>
+          </HStack>
+        </Stack>
+        <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" pb="14">
+          {EQUIPMENT.map(({ icon: Icon, title, text }) => (
+            <Card.Root key={title}>
+              <Card.Body gap="3">
+                <Icon color="var(--chakra-colors-purple-400)" />
+                <Heading size="md" as="h3">
+                  {title}
+                </Heading>
+                <Text color="fg.muted" fontSize="sm">
+                  {text}
+                </Text>
+              </Card.Body>
+            </Card.Root>
+          ))}
+        </SimpleGrid>
+        <Stack align="center" gap="6">
+          <SimpleGrid columns={{ base: 1, sm: 2 }} gap="3">
+            {FEATURE_LIST.map((feature) => (
+              <HStack key={feature}>
+                <CheckCircle2 size={18} color="var(--chakra-colors-green-400)" />
+                <Text>{feature}</Text>
+              </HStack>
+            ))}
+          </SimpleGrid>
+          <HStack gap="3">
+            <Button asChild colorPalette="purple">
+              <RouterLink to="/music">Launch Studio</RouterLink>
+            </Button>
+            <Button asChild variant="outline">
+              <RouterLink to="/">Upload Files</RouterLink>
+            </Button>
+          </HStack>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,24 @@
+import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { findSection } from './sections';
+
+/** Heading and subtitle of the active section, then its panel; an unknown id says so. */
+export function SectionView({ sectionId }: { sectionId: string }) {
+  const section = findSection(sectionId);
+  if (!section) {
+    return (
+      <Box p="8" textAlign="center" color="fg.muted" data-testid="section-not-implemented">
+        Section not implemented
+      </Box>
+    );
+  }
+  return (
+    <Stack gap="6" data-testid={`section-${section.id}`}>
+      <Box>
+        <Heading as="h1" size="2xl">
+          {section.heading}
+        </Heading>
+        <Text color="fg.muted">{section.subtitle}</Text>
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,21 @@
+import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'react-redux';
+import { BrowserRouter } from 'react-router';
+import { App } from './app/App';
+import { createStore } from './app/store';
+import { Toaster } from './ui/toaster';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Provider store={createStore()}>
+      <ChakraProvider value={defaultSystem}>
+        <BrowserRouter>
+          <App />
+        </BrowserRouter>
+        <Toaster />
+      </ChakraProvider>
+    </Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,252 @@
+// Starts and stops the studio's real processes on 127.0.0.1: NATS (JetStream), FerretDB (SQLite),
+// MinIO, Keycloak, the four NATS services and the gateway. Used by `npm start` and `npm test`.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TOOLS = join(ROOT, '.tools');
+export const SERVICES = ['media', 'jobs', 'sessions', 'export'];
+
+const envPort = (name, fallback) => Number(process.env[name] ?? fallback);
+
+/** Ports, folders and credentials of one stack. `test` is offset so it can run beside `npm start`. */
+export function stackProfile(profile) {
+  const offset = profile === 'test' ? 10000 : 0;
+  const ports = {
+    gateway: envPort('PORT', 8080 + offset),
+    nats: envPort('NATS_PORT', 4222 + offset),
+    natsMonitor: envPort('NATS_MONITOR_PORT', 8222 + offset),
+    ferretdb: envPort('FERRETDB_PORT', 27017 + offset),
+    ferretdbDebug: envPort('FERRETDB_DEBUG_PORT', 8088 + offset),
+    minio: envPort('MINIO_PORT', 9000 + offset),
+    minioConsole: envPort('MINIO_CONSOLE_PORT', 9001 + offset),
+    keycloak: envPort('KEYCLOAK_PORT', 8180 + offset),
+    keycloakManagement: envPort('KEYCLOAK_MANAGEMENT_PORT', 9180 + offset),
+    otlp: envPort('OTLP_SINK_PORT', 4318 + offset),
+  };
+  const dataDir = join(ROOT, '.data', profile);
+  const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${ports.gateway}`;
+  const s3 = { accessKey: 'stemdeck', secretKey: 'stemdeck-dev-secret', bucket: 'stemdeck' };
+  const appEnv = {
+    NODE_ENV: 'production',
+    NATS_URL: `nats://127.0.0.1:${ports.nats}`,
+    MONGODB_URI: `mongodb://127.0.0.1:${ports.ferretdb}/stemdeck`,
+    S3_ENDPOINT: `http://127.0.0.1:${ports.minio}`,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    S3_BUCKET: s3.bucket,
+    PORT: String(ports.gateway),
+    PUBLIC_URL: publicUrl,
+    OIDC_ISSUER_URL: `http://localhost:${ports.keycloak}/realms/stemdeck`,
+    OIDC_CLIENT_ID: 'stemdeck-gateway',
+    OIDC_CLIENT_SECRET: 'stemdeck-gateway-dev-secret',
+    SESSION_SECRET: `stemdeck-${profile}-session-secret-change-me-in-production`,
+    FRONTEND_DIR: join(ROOT, 'frontend', 'dist'),
+  };
+  return { profile, ports, dataDir, publicUrl, appEnv, s3 };
+}
+
+const children = [];
+
+function log(message) {
+  process.stderr.write(`[stack] ${message}\n`);
+}
+
+function launch(name, command, args, { cwd = ROOT, env = {}, logDir }) {
+  mkdirSync(logDir, { recursive: true });
+  const logFile = join(logDir, `${name}.log`);
+  const out = createWriteStream(logFile, { flags: 'a' });
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  const entry = { name, child, logFile, exited: null };
+  child.on('exit', (code, signal) => (entry.exited = { code, signal }));
+  children.push(entry);
+  return entry;
+}
+
+function tail(file, lines = 25) {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `probe` until it resolves true; fails early, with the log tail, if the process exits. */
+async function waitFor(entry, what, probe, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (entry.exited) throw new Error(`${entry.name} exited (${JSON.stringify(entry.exited)}) before ${what}:\n${tail(entry.logFile)}`);
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${entry.name}: ${what} not reached within ${timeoutMs} ms:\n${tail(entry.logFile)}`);
+    await sleep(250);
+  }
+}
+
+const httpOk = (url) => async () => (await fetch(url, { signal: AbortSignal.timeout(2000) })).ok;
+const tcpOpen = (port) => () =>
+  new Promise((resolveOpen) => {
+    const socket = createConnection({ host: '127.0.0.1', port }, () => {
+      socket.end();
+      resolveOpen(true);
+    });
+    socket.on('error', () => resolveOpen(false));
+  });
+
+async function assertPortFree(name, port) {
+  if (await tcpOpen(port)()) throw new Error(`port ${port} for ${name} is already in use (another stack running? set ${name.toUpperCase()}_PORT)`);
+}
+
+/** Realm file for this stack: the committed realm plus this stack's public URL as redirect target. */
+function writeRealm(stack, keycloakHome) {
+  const realm = JSON.parse(readFileSync(join(ROOT, 'deploy/keycloak/stemdeck-realm.json'), 'utf8'));
+  const client = realm.clients.find((c) => c.clientId === 'stemdeck-gateway');
+  const callback = `${stack.publicUrl}/api/callback`;
+  if (!client.redirectUris.includes(callback)) client.redirectUris.push(callback);
+  const logoutUris = client.attributes['post.logout.redirect.uris'].split('##');
+  if (!logoutUris.includes(`${stack.publicUrl}/*`)) logoutUris.push(`${stack.publicUrl}/*`);
+  client.attributes['post.logout.redirect.uris'] = logoutUris.join('##');
+  const importDir = join(keycloakHome, 'data', 'import');
+  mkdirSync(importDir, { recursive: true });
+  writeFileSync(join(importDir, 'stemdeck-realm.json'), JSON.stringify(realm, null, 2));
+}
+
+/** Starts the infrastructure servers and waits until each answers. */
+export async function startInfra(stack, { fresh = false } = {}) {
+  const { ports, dataDir } = stack;
+  if (fresh) rmSync(dataDir, { recursive: true, force: true });
+  const logDir = join(dataDir, 'logs');
+  for (const [name, port] of Object.entries({ nats: ports.nats, ferretdb: ports.ferretdb, minio: ports.minio, keycloak: ports.keycloak })) {
+    await assertPortFree(name, port);
+  }
+
+  const natsDir = join(dataDir, 'nats');
+  mkdirSync(natsDir, { recursive: true });
+  const natsConf = join(natsDir, 'nats.conf');
+  writeFileSync(
+    natsConf,
+    `listen: 127.0.0.1:${ports.nats}\nhttp: 127.0.0.1:${ports.natsMonitor}\nmax_payload: 1MB\njetstream {\n  store_dir: "${join(natsDir, 'jetstream')}"\n}\n`,
+  );
+  const nats = launch('nats', 'nats-server', ['-c', natsConf], { logDir });
+
+  const ferretDir = join(dataDir, 'ferretdb');
+  mkdirSync(ferretDir, { recursive: true });
+  const ferretdb = launch(
+    'ferretdb',
+    join(TOOLS, 'bin', 'ferretdb'),
+    [
+      '--handler=sqlite',
+      `--sqlite-url=file:${ferretDir}/`,
+      `--state-dir=${ferretDir}`,
+      `--listen-addr=127.0.0.1:${ports.ferretdb}`,
+      `--debug-addr=127.0.0.1:${ports.ferretdbDebug}`,
+      '--telemetry=disable',
+      '--log-level=warn',
+    ],
+    { logDir },
+  );
+
+  const minioDir = join(dataDir, 'minio');
+  mkdirSync(minioDir, { recursive: true });
+  const minio = launch(
+    'minio',
+    join(TOOLS, 'bin', 'minio'),
+    ['server', '--quiet', '--address', `127.0.0.1:${ports.minio}`, '--console-address', `127.0.0.1:${ports.minioConsole}`, minioDir],
+    {
+      logDir,
+      env: { MINIO_ROOT_USER: stack.s3.accessKey, MINIO_ROOT_PASSWORD: stack.s3.secretKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
+    },
+  );
+
+  const keycloakHome = join(TOOLS, 'keycloak');
+  writeRealm(stack, keycloakHome);
+  const keycloak = launch(
+    'keycloak',
+    join(keycloakHome, 'bin', 'kc.sh'),
+    [
+      'start-dev',
+      '--db=dev-mem',
+      '--import-realm',
+      `--hostname=http://localhost:${ports.keycloak}`,
+      '--http-host=127.0.0.1',
+      `--http-port=${ports.keycloak}`,
+      `--http-management-port=${ports.keycloakManagement}`,
+      '--health-enabled=true',
+    ],
+    { logDir, env: { JAVA_OPTS_KC_HEAP: '-XX:MaxRAMPercentage=10 -XX:InitialRAMPercentage=2' } },
+  );
+
+  await Promise.all([
+    waitFor(nats, 'JetStream ready', httpOk(`http://127.0.0.1:${ports.natsMonitor}/healthz?js-enabled-only=true`), 30_000),
+    waitFor(ferretdb, 'accepting connections', tcpOpen(ports.ferretdb), 30_000),
+    waitFor(minio, 'ready', httpOk(`http://127.0.0.1:${ports.minio}/minio/health/ready`), 60_000),
+    waitFor(keycloak, 'realm served', httpOk(`http://127.0.0.1:${ports.keycloak}/realms/stemdeck/.well-known/openid-configuration`), 240_000),
+  ]);
+  log(`infrastructure ready (logs in ${logDir})`);
+}
+
+/** Starts the services and the gateway (built output) and waits until the gateway reports ready. */
+export async function startApps(stack, extraEnv = {}) {
+  const logDir = join(stack.dataDir, 'logs');
+  await assertPortFree('gateway', stack.ports.gateway);
+  for (const name of [...SERVICES, 'gateway']) {
+    const main = join(ROOT, 'services', name, 'dist', 'main.js');
+    if (!existsSync(main)) throw new Error(`${main} is missing; run npm run build`);
+  }
+  const env = { ...stack.appEnv, ...extraEnv };
+  for (const name of SERVICES) launch(name, process.execPath, ['--enable-source-maps', join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env });
+  const gateway = launch('gateway', process.execPath, ['--enable-source-maps', join(ROOT, 'services', 'gateway', 'dist', 'main.js')], { logDir, env });
+  await waitFor(gateway, 'ready (/readyz 200)', httpOk(`http://127.0.0.1:${stack.ports.gateway}/readyz`), 90_000).catch((error) => {
+    throw new Error(`${error.message}\n--- last /readyz answer may name the failing dependency; service logs in ${logDir}`);
+  });
+  log(`studio ready at ${stack.publicUrl}`);
+}
+
+/** Stops every process this module started: SIGTERM, then SIGKILL after a grace period. */
+export async function stopAll(graceMs = 8000) {
+  const running = children.filter((c) => !c.exited);
+  for (const entry of running.reverse()) {
+    try {
+      process.kill(-entry.child.pid, 'SIGTERM');
+    } catch {}
+  }
+  const deadline = Date.now() + graceMs;
+  while (children.some((c) => !c.exited) && Date.now() < deadline) await sleep(100);
+  for (const entry of children.filter((c) => !c.exited)) {
+    try {
+      process.kill(-entry.child.pid, 'SIGKILL');
+    } catch {}
+  }
+}
+
+/** Runs a command to completion with inherited output; rejects on a non-zero exit. */
+export function run(command, args, options = {}) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+    child.on('exit', (code, signal) => (code === 0 ? resolveRun() : reject(new Error(`${command} ${args.join(' ')} failed (${code ?? signal})`))));
+  });
+}
+
+/** Installs npm dependencies when missing or older than the lockfile, then the servers, then builds. */
+export async function prepare({ build = true } = {}) {
+  const marker = join(ROOT, 'node_modules', '.package-lock.json');
+  const lock = join(ROOT, 'package-lock.json');
+  const { statSync } = await import('node:fs');
+  const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+  if (stale) {
+    log('installing npm dependencies (npm ci)');
+    await run('npm', ['ci', '--no-audit', '--no-fund']);
+  }
+  log('provisioning servers');
+  await run('bash', [join(ROOT, 'scripts', 'provision.sh')]);
+  if (build) {
+    log('building');
+    await run('npm', ['run', 'build', '--silent']);
+  }
+}

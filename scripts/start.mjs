@@ -1,0 +1,24 @@
+// `npm start`: installs what is missing, builds, and runs the whole studio at http://localhost:8080.
+import { prepare, startApps, startInfra, stackProfile, stopAll } from './stack.mjs';
+
+const stack = stackProfile('dev');
+let stopping = false;
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write('\n[stack] stopping...\n');
+  await stopAll();
+  process.exit(code);
+}
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+try {
+  await prepare();
+  await startInfra(stack);
+  await startApps(stack);
+  process.stdout.write(`\n  Stemdeck is running at ${stack.publicUrl}\n  Sign in as demo / demo. Logs: ${stack.dataDir}/logs. Ctrl-C stops everything.\n\n`);
+} catch (error) {
+  process.stderr.write(`[stack] ${error.message}\n`);
+  await shutdown(1);
+}
