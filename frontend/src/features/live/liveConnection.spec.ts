@@ -1,0 +1,101 @@
+import { LiveConnection, liveUrl, type LiveStatus } from './liveConnection';
+
+class FakeSocket {
+  static instances: FakeSocket[] = [];
+  readyState = 0;
+  sent: string[] = [];
+  closedWith?: number;
+  onopen: ((event: unknown) => void) | null = null;
+  onclose: ((event: unknown) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  constructor(readonly url: string) {
+    FakeSocket.instances.push(this);
+  }
+  send(data: string) {
+    this.sent.push(data);
+  }
+  close(code?: number) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+}
+
+describe('LiveConnection', () => {
+  let statuses: LiveStatus[];
+  let logger: { warn: jest.Mock; error: jest.Mock; debug: jest.Mock };
+  let received: unknown[];
+  const make = () =>
+    new LiveConnection({
+      url: 'ws://localhost/ws',
+      createSocket: (url) => new FakeSocket(url),
+      onStatus: (s) => statuses.push(s),
+      onMessage: (m) => received.push(m),
+      logger,
+    });
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    FakeSocket.instances = [];
+    statuses = [];
+    received = [];
+    logger = { warn: jest.fn(), error: jest.fn(), debug: jest.fn() };
+  });
+  afterEach(() => jest.useRealTimers());
+
+  it('derives ws/wss from the page protocol', () => {
+    expect(liveUrl({ protocol: 'http:', host: 'localhost:8080' })).toBe('ws://localhost:8080/ws');
+    expect(liveUrl({ protocol: 'https:', host: 'studio.example' })).toBe('wss://studio.example/ws');
+  });
+
+  it('connects, reconnects 3 s after a close, and stops cleanly', () => {
+    const live = make();
+    live.start();
+    FakeSocket.instances[0]!.open();
+    expect(statuses).toEqual(['connecting', 'connected']);
+
+    FakeSocket.instances[0]!.drop();
+    expect(statuses.at(-1)).toBe('disconnected');
+    jest.advanceTimersByTime(2999);
+    expect(FakeSocket.instances).toHaveLength(1);
+    jest.advanceTimersByTime(1);
+    expect(FakeSocket.instances).toHaveLength(2);
+    FakeSocket.instances[1]!.open();
+
+    live.stop();
+    expect(FakeSocket.instances[1]!.closedWith).toBe(1000);
+    jest.advanceTimersByTime(10_000);
+    expect(FakeSocket.instances).toHaveLength(2);
+    expect(statuses.at(-1)).toBe('disconnected');
+  });
+
+  it('only warns when sending while not connected', () => {
+    const live = make();
+    expect(live.send({ type: 'pad_trigger', pad: 'Drums', velocity: 127 })).toBe(false);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('pad_trigger'));
+    live.start();
+    FakeSocket.instances[0]!.open();
+    expect(live.send({ type: 'pad_trigger', pad: 'Drums', velocity: 127 })).toBe(true);
+    expect(JSON.parse(FakeSocket.instances[0]!.sent[0]!)).toEqual({ type: 'pad_trigger', pad: 'Drums', velocity: 127 });
+  });
+
+  it('delivers typed messages and only logs unparsable ones', () => {
+    const live = make();
+    live.start();
+    const socket = FakeSocket.instances[0]!;
+    socket.open();
+    socket.onmessage?.({ data: '{"type":"welcome","userId":"u1"}' });
+    socket.onmessage?.({ data: 'garbage' });
+    socket.onmessage?.({ data: '{"no":"type"}' });
+    expect(received).toEqual([{ type: 'welcome', userId: 'u1' }]);
+    expect(logger.error).toHaveBeenCalledTimes(2);
+  });
+});

@@ -1,0 +1,35 @@
+// Three tiers (see README): unit (no servers), integration and e2e (against the real stack that
+// `npm test` starts: NATS, FerretDB, MinIO, Keycloak, the services and the gateway).
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      target: 'es2022',
+      parser: { syntax: 'typescript', decorators: true, tsx: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, react: { runtime: 'automatic' } },
+    },
+    module: { type: 'commonjs' },
+  },
+];
+const shared = {
+  transform: { '^.+\\.(t|j)sx?$': swc },
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
+  moduleNameMapper: {
+    '^@stemdeck/proto$': '<rootDir>/proto/src',
+    '^@stemdeck/platform$': '<rootDir>/libs/platform/src',
+    '^@stemdeck/platform/tracing$': '<rootDir>/libs/platform/src/tracing',
+  },
+  testEnvironment: 'node',
+};
+
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{proto,libs,services}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}'],
+    },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};
