@@ -29,7 +29,7 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['<rootDir>/{proto,libs,services}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}'],
     },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
-    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...shared, displayName: 'integration', testTimeout: 30_000, testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'e2e', testTimeout: 60_000, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };

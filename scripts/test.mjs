@@ -43,7 +43,7 @@ const testEnv = {
 let jestFailed = false;
 try {
   const extra = process.argv.slice(2);
-  await run(process.execPath, [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--runInBand', '--json', `--outputFile=${resultsFile}`, ...extra], { env: testEnv });
+  await run(process.execPath, [join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'), '--runInBand', '--forceExit', '--json', `--outputFile=${resultsFile}`, ...extra], { env: testEnv });
 } catch {
   jestFailed = true;
 }

@@ -1,0 +1,116 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, signInThroughKeycloak } from '../support/browser';
+import { BASE_URL } from '../support/env';
+
+jest.setTimeout(60_000);
+
+describe('studio shell in Chromium', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser.close());
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+  });
+  afterEach(() => context.close());
+
+  it('landing page shows the seed texts to a signed-out visitor', async () => {
+    await page.goto(`${BASE_URL}/`);
+    await page.getByRole('heading', { name: 'You Split. You Create. You Perform.' }).waitFor();
+    await expectVisible(page, ['0.3s', 'Processing Time', 'Stem Outputs', 'Creative Possibilities', '24bit', 'Audio Quality']);
+    await expectVisible(page, ['AI-Powered Separation', 'Live Performance Mode', 'Visual Synchronization', 'Professional Mastering']);
+    await expectVisible(page, ['Powered by Cutting-Edge AI']);
+    expect(await page.getByRole('link', { name: 'Sign In', exact: true }).getAttribute('href')).toBe('/api/login');
+    expect(await page.getByRole('link', { name: 'Sign In to Start' }).getAttribute('href')).toBe('/api/login');
+    expect(await page.getByRole('link', { name: 'Launch', exact: true }).getAttribute('href')).toBe('/app');
+
+    await page.getByRole('button', { name: 'Watch It Work' }).click();
+    await page.getByTestId('demo-overlay').waitFor();
+    await page.getByTestId('demo-overlay').click();
+    await page.getByTestId('demo-overlay').waitFor({ state: 'detached' });
+  });
+
+  it('unknown paths show the 404 page with the developer hint', async () => {
+    await page.goto(`${BASE_URL}/definitely/not/here`);
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    await expectVisible(page, ['Did you forget to add the page to the router?']);
+  });
+
+  it('signed out: /api/auth/user is 401, /music is open, /app and /collaborate send you to sign in', async () => {
+    const response = await page.request.get(`${BASE_URL}/api/auth/user`);
+    expect(response.status()).toBe(401);
+    await page.goto(`${BASE_URL}/music`);
+    await page.getByRole('heading', { name: 'Music Studio' }).waitFor();
+    await page.goto(`${BASE_URL}/app`);
+    await page.waitForURL(/\/realms\/stemdeck\/protocol\/openid-connect\/auth/);
+    await page.goto(`${BASE_URL}/collaborate`);
+    await page.waitForURL(/\/realms\/stemdeck\/protocol\/openid-connect\/auth/);
+    await page.goto(`${BASE_URL}/studio`);
+    await page.getByRole('link', { name: 'Start Creating Music' }).waitFor();
+  });
+
+  it('signs in through Keycloak as demo/demo, uses the studio, and signs out', async () => {
+    await signInThroughKeycloak(page);
+    await page.getByRole('link', { name: 'Start Creating Music' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Upload & Process Media' }).getAttribute('href')).toBe('/app');
+
+    await page.goto(`${BASE_URL}/app`);
+    const sidebar = page.getByTestId('sidebar');
+    await sidebar.getByTestId('user-display-name').getByText('Demo User').waitFor();
+    await sidebar.getByText('Pro Account').waitFor();
+    await sidebar.getByTestId('status-apis').and(page.locator('[data-state="connected"]')).waitFor();
+    await sidebar.getByTestId('status-local').getByText('Active').waitFor();
+    await page.getByTestId('current-file').getByText('No file loaded').waitFor();
+    expect(await page.getByRole('button', { name: 'Pause' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Play' }).isDisabled()).toBe(false);
+
+    await page.getByRole('heading', { name: 'Upload Your Media' }).waitFor();
+    const sections: Array<[string, string, string]> = [
+      ['Create Music', 'Music Creation Studio', 'Create beats, play synths, and perform live'],
+      ['Video & Visuals', 'Visual Generation', 'AI-powered video creation and real-time visual sync'],
+      ['AI Mastering', 'AI Mastering', 'Professional mastering using cloud APIs - offline processing only'],
+      ['Export & Share', 'Export & Share', 'Export individual stems, full mix, or share your project'],
+      ['Upload & Split', 'Upload Your Media', 'Drop your audio or video file here to begin'],
+    ];
+    for (const [label, heading, subtitle] of sections) {
+      await sidebar.getByRole('button', { name: label }).click();
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      await page.getByText(subtitle).waitFor();
+      expect(page.url()).toBe(`${BASE_URL}/app`); // sections switch in place
+    }
+
+    await page.getByRole('button', { name: 'Play' }).click();
+    const toast = page.getByTestId('toast');
+    await toast.getByText('No audio loaded').waitFor();
+    await toast.getByText('Please load an audio file first').waitFor();
+
+    await sidebar.getByTestId('user-block').click();
+    await page.getByRole('menuitem', { name: 'Sign Out' }).click();
+    await page.getByRole('heading', { name: 'You Split. You Create. You Perform.' }).waitFor();
+    await page.getByRole('link', { name: 'Sign In', exact: true }).waitFor();
+    expect((await page.request.get(`${BASE_URL}/api/auth/user`)).status()).toBe(401);
+  });
+
+  it('on a small screen the sidebar is a drawer that closes when a section is chosen', async () => {
+    await signInThroughKeycloak(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${BASE_URL}/app`);
+    await page.getByRole('heading', { name: 'Upload Your Media' }).waitFor();
+    expect(await page.getByTestId('sidebar').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByTestId('sidebar-drawer');
+    await drawer.waitFor();
+    await drawer.getByRole('button', { name: 'AI Mastering' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByRole('heading', { name: 'AI Mastering', level: 1 }).waitFor();
+  });
+});
+
+async function expectVisible(page: Page, texts: string[]): Promise<void> {
+  for (const text of texts) await page.getByText(text, { exact: true }).first().waitFor();
+}

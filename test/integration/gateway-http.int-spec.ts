@@ -1,0 +1,67 @@
+import { BASE_URL, CSRF } from '../support/env';
+
+describe('gateway HTTP surface', () => {
+  it('/healthz answers while the process is up', async () => {
+    const response = await fetch(`${BASE_URL}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/readyz checks NATS, database, storage, identity provider and every service', async () => {
+    const response = await fetch(`${BASE_URL}/readyz`);
+    const body = await response.json();
+    expect(response.status).toBe(200);
+    expect(body.status).toBe('ok');
+    expect(Object.keys(body.checks).sort()).toEqual(
+      ['database', 'identity', 'nats', 'service:export', 'service:jobs', 'service:media', 'service:sessions', 'storage'].sort(),
+    );
+    for (const check of Object.values(body.checks) as Array<{ status: string }>) expect(check.status).toBe('ok');
+  });
+
+  it('GET /api/auth/user is 401 JSON when signed out', async () => {
+    const response = await fetch(`${BASE_URL}/api/auth/user`);
+    expect(response.status).toBe(401);
+    const body = await response.json();
+    expect(body).toMatchObject({ statusCode: 401, message: 'Not signed in' });
+    expect(body.errorId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('unknown /api paths are 404 JSON, not the app page', async () => {
+    const response = await fetch(`${BASE_URL}/api/does-not-exist`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await response.json()).toMatchObject({ statusCode: 404, message: 'Cannot GET /api/does-not-exist' });
+  });
+
+  it('malformed JSON is a 400 with a message', async () => {
+    const response = await fetch(`${BASE_URL}/api/projects`, { method: 'POST', headers: { ...CSRF, 'content-type': 'application/json' }, body: '{"name": ' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ statusCode: 400, message: 'Malformed JSON in request body' });
+  });
+
+  it('mutations without the CSRF header or from a foreign origin are refused', async () => {
+    const noHeader = await fetch(`${BASE_URL}/api/projects`, { method: 'POST', headers: { 'content-type': 'application/json', origin: BASE_URL }, body: '{}' });
+    expect(noHeader.status).toBe(403);
+    const foreign = await fetch(`${BASE_URL}/api/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-stemdeck-csrf': '1', origin: 'https://evil.example' },
+      body: '{}',
+    });
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).message).toMatch(/origin https:\/\/evil.example is not allowed/);
+  });
+
+  it('serves the single-page app for client routes and long-caches hashed assets', async () => {
+    for (const path of ['/', '/app', '/music', '/no-such-page']) {
+      const response = await fetch(`${BASE_URL}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('<div id="root"></div>');
+    }
+    const html = await (await fetch(`${BASE_URL}/`)).text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const response = await fetch(`${BASE_URL}${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toMatch(/immutable/);
+  });
+});

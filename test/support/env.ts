@@ -1,0 +1,4 @@
+/** Where the stack started by `npm test` lives (set by scripts/test.mjs). */
+export const BASE_URL = process.env.STEMDECK_URL ?? 'http://localhost:18080';
+export const KEYCLOAK_URL = process.env.STEMDECK_KEYCLOAK_URL ?? 'http://localhost:18180';
+export const CSRF = { 'x-stemdeck-csrf': '1', origin: BASE_URL };
