@@ -240,8 +240,10 @@ export async function prepare({ build = true } = {}) {
   const { statSync } = await import('node:fs');
   const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
   if (stale) {
-    log('installing npm dependencies (npm ci)');
-    await run('npm', ['ci', '--no-audit', '--no-fund']);
+    // `npm install` with the committed lockfile, not `npm ci`: the registry mirror here lacks other
+    // platforms' optional binaries (e.g. @swc/core-darwin-*), which `npm ci`'s lock check demands.
+    log('installing npm dependencies (npm install, locked versions)');
+    await run('npm', ['install', '--no-audit', '--no-fund']);
   }
   log('provisioning servers');
   await run('bash', [join(ROOT, 'scripts', 'provision.sh')]);
