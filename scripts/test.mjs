@@ -39,6 +39,8 @@ const testEnv = {
   STEMDECK_KEYCLOAK_URL: `http://localhost:${stack.ports.keycloak}`,
   STEMDECK_DATA_DIR: stack.dataDir,
   OTLP_SPANS_FILE: spansFile,
+  // The stack runs in production mode; the tests themselves do not (React's test helpers need it).
+  NODE_ENV: 'test',
 };
 let jestFailed = false;
 try {

@@ -88,6 +88,18 @@ describe('studio shell in Chromium', () => {
     const toast = page.getByTestId('toast');
     await toast.getByText('No audio loaded').waitFor();
     await toast.getByText('Please load an audio file first').waitFor();
+    // One toast visible at a time, F8 focuses the notification region.
+    await page.getByRole('button', { name: 'Play' }).click();
+    await page.waitForTimeout(300);
+    expect(await toast.count()).toBe(1);
+    await page.keyboard.press('F8');
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[data-scope="toast"]')))).toBe(true);
+    // A short drag leaves it; a swipe right past the threshold dismisses it.
+    await swipe(page, toast.first(), 30);
+    await page.waitForTimeout(500);
+    expect(await toast.count()).toBe(1);
+    await swipe(page, toast.first(), 90);
+    await toast.first().waitFor({ state: 'detached' });
 
     await sidebar.getByTestId('user-block').click();
     await page.getByRole('menuitem', { name: 'Sign Out' }).click();
@@ -110,6 +122,17 @@ describe('studio shell in Chromium', () => {
     await page.getByRole('heading', { name: 'AI Mastering', level: 1 }).waitFor();
   });
 });
+
+async function swipe(page: Page, target: ReturnType<Page['getByTestId']>, dx: number): Promise<void> {
+  const box = (await target.boundingBox())!;
+  const y = box.y + box.height / 2;
+  const x = box.x + 20;
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx / 2, y, { steps: 4 });
+  await page.mouse.move(x + dx, y, { steps: 4 });
+  await page.mouse.up();
+}
 
 async function expectVisible(page: Page, texts: string[]): Promise<void> {
   for (const text of texts) await page.getByText(text, { exact: true }).first().waitFor();

@@ -3,6 +3,7 @@ import { Cpu, Layers, Play, Sparkles, Waves, X, Zap, Music2, Disc3, Mic2 } from 
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { Brand } from '../../ui/Brand';
+import { IconCard } from '../../ui/IconCard';
 
 const STATS = [
   { value: '0.3s', label: 'Processing Time' },
@@ -104,18 +105,8 @@ export function LandingPage({ authLoading, signedIn }: LandingPageProps) {
         </SimpleGrid>
 
         <SimpleGrid as="section" aria-label="Features" columns={{ base: 1, md: 2, lg: 4 }} gap="4" pb="20">
-          {FEATURES.map(({ icon: Icon, title, text }) => (
-            <Card.Root key={title}>
-              <Card.Body gap="3">
-                <Icon color="var(--chakra-colors-purple-400)" />
-                <Heading size="md" as="h3">
-                  {title}
-                </Heading>
-                <Text color="fg.muted" fontSize="sm">
-                  {text}
-                </Text>
-              </Card.Body>
-            </Card.Root>
+          {FEATURES.map((feature) => (
+            <IconCard key={feature.title} {...feature} />
           ))}
         </SimpleGrid>
 

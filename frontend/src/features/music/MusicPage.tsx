@@ -1,21 +1,16 @@
-import { Box, Button, Container, Flex, Heading, Text } from '@chakra-ui/react';
+import { Box, Button, Container, Heading, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
-import { Brand } from '../../ui/Brand';
+import { PageHeader } from '../../ui/PageHeader';
 
 /** /music, open to everyone. The instruments arrive with the music-creation work. */
 export function MusicPage() {
   return (
     <Box minH="100dvh" bg="bg">
-      <Box as="header" borderBottomWidth="1px">
-        <Container maxW="6xl">
-          <Flex h="16" align="center" justify="space-between">
-            <Brand />
-            <Button asChild variant="ghost" size="sm">
-              <RouterLink to="/">Home</RouterLink>
-            </Button>
-          </Flex>
-        </Container>
-      </Box>
+      <PageHeader>
+        <Button asChild variant="ghost" size="sm">
+          <RouterLink to="/">Home</RouterLink>
+        </Button>
+      </PageHeader>
       <Container maxW="6xl" py="16">
         <Heading as="h1" size="3xl" mb="3">
           Music Studio

@@ -1,7 +1,8 @@
-import { Box, Button, Card, Container, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Container, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { CheckCircle2, Keyboard, SlidersHorizontal, Drum } from 'lucide-react';
 import { Link as RouterLink } from 'react-router';
-import { Brand } from '../../ui/Brand';
+import { IconCard } from '../../ui/IconCard';
+import { PageHeader } from '../../ui/PageHeader';
 
 const EQUIPMENT = [
   { icon: SlidersHorizontal, title: 'Mixing Console', text: 'Four stems on faders with mute, solo and real level meters.' },
@@ -15,13 +16,7 @@ const FEATURE_LIST = ['AI Stem Separation', 'Real-Time Audio Processing', 'AI Ma
 export function StudioHomePage() {
   return (
     <Box minH="100dvh" bg="bg">
-      <Box as="header" borderBottomWidth="1px">
-        <Container maxW="6xl">
-          <Flex h="16" align="center">
-            <Brand withTagline />
-          </Flex>
-        </Container>
-      </Box>
+      <PageHeader withTagline />
       <Container maxW="6xl" as="main" py="16">
         <Stack align="center" textAlign="center" gap="6" pb="14">
           <Heading as="h1" size={{ base: '3xl', md: '5xl' }}>
@@ -40,18 +35,8 @@ export function StudioHomePage() {
           </HStack>
         </Stack>
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" pb="14">
-          {EQUIPMENT.map(({ icon: Icon, title, text }) => (
-            <Card.Root key={title}>
-              <Card.Body gap="3">
-                <Icon color="var(--chakra-colors-purple-400)" />
-                <Heading size="md" as="h3">
-                  {title}
-                </Heading>
-                <Text color="fg.muted" fontSize="sm">
-                  {text}
-                </Text>
-              </Card.Body>
-            </Card.Root>
+          {EQUIPMENT.map((item) => (
+            <IconCard key={item.title} {...item} />
           ))}
         </SimpleGrid>
         <Stack align="center" gap="6">
