@@ -1,7 +1,7 @@
 // Starts and stops the studio's real processes on 127.0.0.1: NATS (JetStream), FerretDB (SQLite),
 // MinIO, Keycloak, the four NATS services and the gateway. Used by `npm start` and `npm test`.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -237,7 +237,6 @@ export function run(command, args, options = {}) {
 export async function prepare({ build = true } = {}) {
   const marker = join(ROOT, 'node_modules', '.package-lock.json');
   const lock = join(ROOT, 'package-lock.json');
-  const { statSync } = await import('node:fs');
   const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
   if (stale) {
     // `npm install` with the committed lockfile, not `npm ci`: the registry mirror here lacks other

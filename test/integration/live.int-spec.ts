@@ -65,7 +65,7 @@ describe('live connection /ws', () => {
     socket.close();
   });
 
-  it('closes sockets of a session that signed out on reconnect', async () => {
+  it('refuses a session cookie once that session has signed out', async () => {
     const other = await signIn('demo', 'demo');
     await other.fetch('/api/logout');
     await expect(open({ cookie: other.cookie, origin: BASE_URL })).rejects.toThrow('status 401');

@@ -1,7 +1,7 @@
 import { Controller, DynamicModule, Inject, Module, OnApplicationBootstrap, Provider, Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
-import { HealthReply, healthSubject, ServiceName } from '@stemdeck/proto';
+import { HealthReply, healthSubject, SERVICE_NAMES, ServiceName } from '@stemdeck/proto';
 import type { Connection } from 'mongoose';
 import { CheckFn, healthReport } from './health';
 import { ObjectStorageAdapter, ObjectStorageConfig } from './object-storage.adapter';
@@ -10,14 +10,15 @@ export const SERVICE_NAME = Symbol('SERVICE_NAME');
 export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
 
 export interface ServiceKitOptions {
-  service: ServiceName;
+  /** A NATS service answers its health subject; the gateway is probed over HTTP instead. */
+  service: ServiceName | 'gateway';
   /** MongoDB connection string; the service gets a mongoose connection and a `database` check. */
   mongodbUri?: string;
   /** Object storage; the service gets an ObjectStorageAdapter and a `storage` check. */
   storage?: ObjectStorageConfig;
-  /** Answer the service's health subject on NATS (default true). */
-  healthController?: boolean;
 }
+
+const isNatsService = (name: string): name is ServiceName => (SERVICE_NAMES as readonly string[]).includes(name);
 
 function healthControllerFor(service: ServiceName): Type {
   @Controller()
@@ -76,7 +77,7 @@ export class ServiceKitModule {
       module: ServiceKitModule,
       global: true,
       imports,
-      controllers: options.healthController === false ? [] : [healthControllerFor(options.service)],
+      controllers: isNatsService(options.service) ? [healthControllerFor(options.service)] : [],
       providers,
       exports: [...exported, HEALTH_CHECKS],
     };

@@ -22,9 +22,8 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        // The gateway shares the service kit for its database connection and object storage; its own
-        // health answer on NATS is unused (the gateway is probed over HTTP).
-        ServiceKitModule.forRoot({ service: 'media', mongodbUri: config.MONGODB_URI, storage: config, healthController: false }),
+        // The gateway shares the service kit for its database connection and object storage.
+        ServiceKitModule.forRoot({ service: 'gateway', mongodbUri: config.MONGODB_URI, storage: config }),
         NatsModule.forRoot(config.NATS_URL),
       ],
       controllers: [AuthController, HealthController],
