@@ -202,8 +202,12 @@ export async function startApps(stack, extraEnv = {}) {
   const env = { ...stack.appEnv, ...extraEnv };
   for (const name of SERVICES) launch(name, process.execPath, ['--enable-source-maps', join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env });
   const gateway = launch('gateway', process.execPath, ['--enable-source-maps', join(ROOT, 'services', 'gateway', 'dist', 'main.js')], { logDir, env });
-  await waitFor(gateway, 'ready (/readyz 200)', httpOk(`http://127.0.0.1:${stack.ports.gateway}/readyz`), 90_000).catch((error) => {
-    throw new Error(`${error.message}\n--- last /readyz answer may name the failing dependency; service logs in ${logDir}`);
+  const readyz = `http://127.0.0.1:${stack.ports.gateway}/readyz`;
+  await waitFor(gateway, 'ready (/readyz 200)', httpOk(readyz), 90_000).catch(async (error) => {
+    const lastAnswer = await fetch(readyz, { signal: AbortSignal.timeout(5000) })
+      .then((response) => response.text())
+      .catch((fetchError) => `(no answer: ${fetchError.message})`);
+    throw new Error(`${error.message}\n--- last /readyz answer: ${lastAnswer}\n--- service logs in ${logDir}`);
   });
   log(`studio ready at ${stack.publicUrl}`);
 }

@@ -4,7 +4,6 @@ import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { queueGroupOf, ServiceName } from '@stemdeck/proto';
 import { ConfigError } from './config';
 import { NatsTraceInterceptor } from './nats-trace';
-import { stopTracing } from './tracing';
 
 /** Loads config or stops the process with a message naming each bad variable. */
 export function configOrExit<T>(load: () => T): T {
@@ -30,7 +29,4 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   app.enableShutdownHooks();
   await app.listen();
   logger.log(`listening on ${natsUrl} (queue ${queueGroupOf(service)})`);
-  const shutdown = () => void stopTracing();
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
 }

@@ -28,11 +28,13 @@ export async function runChecks(checks: Record<string, CheckFn>, timeoutMs = 200
   return Object.fromEntries(entries);
 }
 
+export const allChecksOk = (checks: Record<string, DependencyCheck>): boolean => Object.values(checks).every((c) => c.status === 'ok');
+
 export async function healthReport(service: string, checks: Record<string, CheckFn>): Promise<HealthReply> {
   const results = await runChecks(checks);
   return {
     service,
-    status: Object.values(results).every((c) => c.status === 'ok') ? 'ok' : 'degraded',
+    status: allChecksOk(results) ? 'ok' : 'degraded',
     version: process.env.npm_package_version ?? '0.1.0',
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     checks: results,

@@ -1,10 +1,11 @@
-import { Controller, DynamicModule, Inject, Module, OnApplicationBootstrap, Provider, Type } from '@nestjs/common';
+import { Controller, DynamicModule, Inject, Module, OnApplicationBootstrap, OnApplicationShutdown, Provider, Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import { HealthReply, healthSubject, SERVICE_NAMES, ServiceName } from '@stemdeck/proto';
 import type { Connection } from 'mongoose';
 import { CheckFn, healthReport } from './health';
 import { ObjectStorageAdapter, ObjectStorageConfig } from './object-storage.adapter';
+import { stopTracing } from './tracing';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 export const HEALTH_CHECKS = Symbol('HEALTH_CHECKS');
@@ -45,7 +46,12 @@ class StorageBootstrap implements OnApplicationBootstrap {
  * defined in proto/. Services import it once in their root module.
  */
 @Module({})
-export class ServiceKitModule {
+export class ServiceKitModule implements OnApplicationShutdown {
+  /** Every process (services and gateway) flushes its pending spans as Nest shuts down. */
+  onApplicationShutdown(): Promise<void> {
+    return stopTracing();
+  }
+
   static forRoot(options: ServiceKitOptions): DynamicModule {
     const imports: DynamicModule[] = [];
     const providers: Provider[] = [{ provide: SERVICE_NAME, useValue: options.service }];

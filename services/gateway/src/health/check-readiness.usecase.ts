@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
-import { CheckFn, NatsRpcClient, ObjectStorageAdapter, runChecks } from '@stemdeck/platform';
+import { allChecksOk, CheckFn, NatsRpcClient, ObjectStorageAdapter, runChecks } from '@stemdeck/platform';
 import { DependencyCheck, HealthReply, healthSubject, SERVICE_NAMES } from '@stemdeck/proto';
 import type { Connection } from 'mongoose';
 import { OidcAdapter } from '../auth/oidc.adapter';
@@ -37,6 +37,6 @@ export class CheckReadinessUseCase {
       };
     }
     const results = await runChecks(checks, 2500);
-    return { status: Object.values(results).every((c) => c.status === 'ok') ? 'ok' : 'unavailable', checks: results };
+    return { status: allChecksOk(results) ? 'ok' : 'unavailable', checks: results };
   }
 }
