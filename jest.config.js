@@ -18,6 +18,7 @@ const shared = {
     '^@stemdeck/proto$': '<rootDir>/proto/src',
     '^@stemdeck/platform$': '<rootDir>/libs/platform/src',
     '^@stemdeck/platform/tracing$': '<rootDir>/libs/platform/src/tracing',
+    '^@stemdeck/audio$': '<rootDir>/libs/audio/src',
   },
   testEnvironment: 'node',
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real servers the studio runs against, idempotently:
-#   NATS (Debian), ffmpeg + chromium (Debian), FerretDB v1 and MinIO (built from Go modules),
+#   NATS (Debian), ffmpeg + chromium + fluidsynth with the GM soundfont (Debian; the benchmark set), FerretDB v1 and MinIO (built from Go modules),
 #   Keycloak (distribution zip from Maven Central).
 # Built binaries live in .tools/ (git-ignored); Go's build cache and Maven's ~/.m2 make re-runs cheap.
 set -euo pipefail
@@ -18,6 +18,8 @@ command -v ffmpeg >/dev/null 2>&1 || need_apt+=(ffmpeg)
 command -v ffprobe >/dev/null 2>&1 || need_apt+=(ffmpeg)
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 command -v unzip >/dev/null 2>&1 || need_apt+=(unzip)
+command -v fluidsynth >/dev/null 2>&1 || need_apt+=(fluidsynth)
+[ -f /usr/share/sounds/sf2/FluidR3_GM.sf2 ] || need_apt+=(fluid-soundfont-gm)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

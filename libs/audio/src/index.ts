@@ -1,0 +1,3 @@
+export * from './types';
+export * from './io/wav';
+export * from './io/ffmpeg';
