@@ -4,3 +4,5 @@
  */
 export * from './services';
 export * from './health';
+export * from './media';
+export * from './storage-keys';

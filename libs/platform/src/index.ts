@@ -5,3 +5,6 @@ export * from './nats-rpc.client';
 export * from './object-storage.adapter';
 export * from './service-kit.module';
 export * from './bootstrap';
+export * from './rpc-reply';
+export * from './jetstream-work-queue';
+export * from './nats-event-bus';

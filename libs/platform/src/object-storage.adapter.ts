@@ -1,4 +1,15 @@
 import { Client } from 'minio';
+import type { Readable } from 'node:stream';
+
+/** Streams are uploaded in parts of this size, so memory stays flat however large the file. */
+const STREAM_PART_BYTES = 8 * 1024 * 1024;
+
+export interface StoredObjectInfo {
+  size: number;
+  contentType: string;
+  etag: string;
+  lastModified: Date;
+}
 
 export interface ObjectStorageConfig {
   S3_ENDPOINT: string;
@@ -24,7 +35,87 @@ export class ObjectStorageAdapter {
       secretKey: config.S3_SECRET_KEY,
       region: config.S3_REGION,
       pathStyle: true,
+      partSize: STREAM_PART_BYTES,
     });
+  }
+
+  /**
+   * Uploads a stream of unknown length as a multipart upload. `maxBytes` bounds the part-size choice
+   * (the caller enforces the limit itself). On failure the incomplete upload is aborted, so no parts linger.
+   */
+  async putStream(key: string, body: Readable, maxBytes: number, contentType = 'application/octet-stream'): Promise<void> {
+    try {
+      await this.client.putObject(this.bucket, key, body, maxBytes, { 'Content-Type': contentType });
+    } catch (error) {
+      await this.discard(key);
+      throw error;
+    }
+  }
+
+  async putBuffer(key: string, body: Buffer, contentType = 'application/octet-stream'): Promise<void> {
+    await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+  }
+
+  async putFile(key: string, path: string, contentType = 'application/octet-stream'): Promise<void> {
+    await this.client.fPutObject(this.bucket, key, path, { 'Content-Type': contentType });
+  }
+
+  async downloadFile(key: string, path: string): Promise<void> {
+    await this.client.fGetObject(this.bucket, key, path);
+  }
+
+  /** undefined when the object does not exist. */
+  async stat(key: string): Promise<StoredObjectInfo | undefined> {
+    try {
+      const stat = await this.client.statObject(this.bucket, key);
+      return {
+        size: stat.size,
+        contentType: String(stat.metaData?.['content-type'] ?? 'application/octet-stream'),
+        etag: stat.etag,
+        lastModified: stat.lastModified,
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return undefined;
+      throw error;
+    }
+  }
+
+  /** Bytes [offset, offset + length) of an object, streamed. */
+  read(key: string, offset = 0, length?: number): Promise<Readable> {
+    return this.client.getPartialObject(this.bucket, key, offset, length ?? 0);
+  }
+
+  /** A short-lived URL the services' own tools (ffprobe, ffmpeg) read over HTTP with range requests. */
+  presignedReadUrl(key: string, expirySeconds = 15 * 60): Promise<string> {
+    return this.client.presignedGetObject(this.bucket, key, expirySeconds);
+  }
+
+  async listKeys(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) {
+      if (item.name) keys.push(item.name);
+    }
+    return keys;
+  }
+
+  /** Removes every object under a prefix (a project's or an upload's folder). */
+  async removePrefix(prefix: string): Promise<void> {
+    const keys = await this.listKeys(prefix);
+    if (keys.length > 0) await this.client.removeObjects(this.bucket, keys);
+  }
+
+  /** Removes an object and any incomplete multipart upload of it; missing is fine. */
+  async discard(key: string): Promise<void> {
+    await this.client.removeIncompleteUpload(this.bucket, key).catch(() => undefined);
+    await this.client.removeObject(this.bucket, key).catch(() => undefined);
+  }
+
+  /** Keys with multipart uploads still open under a prefix (tests prove aborted uploads leave none). */
+  async listIncompleteUploads(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    const stream = this.client.listIncompleteUploads(this.bucket, prefix, true);
+    for await (const item of stream as AsyncIterable<{ key: string }>) keys.push(item.key);
+    return keys;
   }
 
   /** Creates the bucket when it does not exist yet; safe to call from every replica at boot. */

@@ -12,6 +12,11 @@ import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { CheckReadinessUseCase } from './health/check-readiness.usecase';
 import { HealthController } from './health/health.controller';
 import { LiveHub } from './live/live.hub';
+import { MediaEventsRelay } from './live/media-events.relay';
+import { MediaClient } from './media/media.client';
+import { ProjectsController } from './projects/projects.controller';
+import { ReceiveUploadUseCase } from './uploads/receive-upload.usecase';
+import { UploadController } from './uploads/upload.controller';
 import { NatsModule } from './nats/nats.module';
 import { createSessionMiddleware, SESSION_MIDDLEWARE } from './session/session.middleware';
 import { UserRepository } from './users/user.repository';
@@ -26,7 +31,7 @@ export class AppModule {
         ServiceKitModule.forRoot({ service: 'gateway', mongodbUri: config.MONGODB_URI, storage: config }),
         NatsModule.forRoot(config.NATS_URL),
       ],
-      controllers: [AuthController, HealthController],
+      controllers: [AuthController, HealthController, UploadController, ProjectsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         {
@@ -41,6 +46,9 @@ export class AppModule {
         CompleteLoginUseCase,
         CheckReadinessUseCase,
         LiveHub,
+        MediaEventsRelay,
+        MediaClient,
+        ReceiveUploadUseCase,
       ],
     };
   }

@@ -1,4 +1,23 @@
-import { databaseConfigShape, natsConfigShape, storageConfigShape, loadConfig } from '@stemdeck/platform';
+import { databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
+import { z } from 'zod';
 
-export const loadMediaConfig = () => loadConfig({ ...natsConfigShape, ...databaseConfigShape, ...storageConfigShape });
+export const loadMediaConfig = (source: NodeJS.ProcessEnv = process.env) =>
+  loadConfig(
+    {
+      ...natsConfigShape,
+      ...databaseConfigShape,
+      ...storageConfigShape,
+      /** ONNX models for the `hybrid` and `quality` engines: a file path, or `s3:<object key>` in our bucket. */
+      STEM_MODEL_HYBRID: z.string().min(1).optional(),
+      STEM_MODEL_QUALITY: z.string().min(1).optional(),
+      /** Model sample rate (HTDemucs: 44100). */
+      STEM_MODEL_SAMPLE_RATE: env.int(44100, 8000),
+      /** A separation job without a heartbeat for this long is redelivered to another worker. */
+      SEPARATION_ACK_WAIT_MS: env.int(30_000, 1000),
+      SEPARATION_MAX_DELIVER: env.int(4, 1),
+      /** Scratch space (model files fetched from object storage). */
+      MEDIA_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-media'),
+    },
+    source,
+  );
 export type MediaConfig = ReturnType<typeof loadMediaConfig>;

@@ -1,13 +1,77 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { ServiceKitModule } from '@stemdeck/platform';
+import { DynamicModule, Module, OnApplicationShutdown, Inject } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { NatsEventBus, ServiceKitModule } from '@stemdeck/platform';
 import { MediaConfig } from './config';
+import { MediaController } from './media.controller';
+import { MEDIA_CONFIG } from './media-config.token';
+import { MediaToolsAdapter } from './media-tools/media-tools.adapter';
+import { CreateProjectUseCase } from './projects/create-project.usecase';
+import { ProjectQueries } from './projects/project-queries';
+import { ProjectRepository } from './projects/project.repository';
+import { PROJECT_MODEL, ProjectSchema } from './projects/project.schema';
+import { EngineRegistry } from './separation/engine-registry';
+import { MediaEventsPublisher } from './separation/media-events.publisher';
+import { RequestSeparationUseCase } from './separation/request-separation.usecase';
+import { RunSeparationUseCase } from './separation/run-separation.usecase';
+import { SeparationJobRepository } from './separation/separation-job.repository';
+import { SEPARATION_JOB_MODEL, SeparationJobSchema } from './separation/separation-job.schema';
+import { SeparationQueue } from './separation/separation-queue';
+import { SeparationWorker } from './separation/separation.worker';
+import { StemRepository } from './stems/stem.repository';
+import { STEM_MODEL, StemSchema } from './stems/stem.schema';
+import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
 
 @Module({})
-export class MediaModule {
+export class MediaModule implements OnApplicationShutdown {
+  constructor(@Inject(NatsEventBus) private readonly bus: NatsEventBus) {}
+
   static forRoot(config: MediaConfig): DynamicModule {
     return {
       module: MediaModule,
-      imports: [ServiceKitModule.forRoot({ service: 'media', mongodbUri: config.MONGODB_URI, storage: config })],
+      imports: [
+        ServiceKitModule.forRoot({ service: 'media', mongodbUri: config.MONGODB_URI, storage: config }),
+        MongooseModule.forFeature([
+          { name: PROJECT_MODEL, schema: ProjectSchema },
+          { name: STEM_MODEL, schema: StemSchema },
+          { name: SEPARATION_JOB_MODEL, schema: SeparationJobSchema },
+        ]),
+      ],
+      controllers: [MediaController],
+      providers: [
+        { provide: MEDIA_CONFIG, useValue: config },
+        {
+          provide: SeparationQueue,
+          useFactory: async () => {
+            const queue = new SeparationQueue(config);
+            await queue.connect();
+            return queue;
+          },
+        },
+        {
+          provide: NatsEventBus,
+          useFactory: async () => {
+            const bus = new NatsEventBus(config.NATS_URL, 'stemdeck-media-events');
+            await bus.connect();
+            return bus;
+          },
+        },
+        { provide: MediaEventsPublisher, inject: [NatsEventBus], useFactory: (bus: NatsEventBus) => new MediaEventsPublisher(bus) },
+        MediaToolsAdapter,
+        ProjectRepository,
+        StemRepository,
+        SeparationJobRepository,
+        EngineRegistry,
+        IngestUploadUseCase,
+        CreateProjectUseCase,
+        ProjectQueries,
+        RequestSeparationUseCase,
+        RunSeparationUseCase,
+        SeparationWorker,
+      ],
     };
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.bus.close();
   }
 }

@@ -1,0 +1,166 @@
+import { Logger } from '@nestjs/common';
+import { SpanKind } from '@opentelemetry/api';
+import {
+  AckPolicy,
+  connect,
+  ConsumerMessages,
+  DeliverPolicy,
+  JsMsg,
+  NatsConnection,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+} from 'nats';
+import { ZodType } from 'zod';
+import { extractTraceContext, injectTraceHeaders, messagingAttributes, withSpan } from './nats-trace';
+
+export interface WorkQueueOptions {
+  natsUrl: string;
+  name: string;
+  stream: string;
+  subject: string;
+  durable: string;
+  /** How long a delivered job may go without an ack or a heartbeat before JetStream redelivers it. */
+  ackWaitMs: number;
+  /** Deliveries before a job is given up (a poison message must not loop forever). */
+  maxDeliver: number;
+}
+
+/** What a job handler sees: the payload plus ways to keep or give up the message. */
+export interface WorkItem<T> {
+  payload: T;
+  /** 1 on first delivery, 2 after a redelivery, ... */
+  deliveryCount: number;
+  /** Last allowed attempt: a handler should mark the job failed rather than retry. */
+  isLastAttempt: boolean;
+  /** Tells JetStream the job is still being worked on, so ack_wait restarts. */
+  heartbeat(): void;
+}
+
+export type WorkOutcome = 'done' | 'retry' | 'give-up';
+
+/**
+ * A durable work queue on NATS JetStream: messages are kept until a worker acknowledges them, each
+ * message goes to one worker, deduplicated by message id. Workers ack only after the work is stored,
+ * so a crash mid-job means redelivery, not loss.
+ */
+export class JetStreamWorkQueue<T> {
+  private readonly logger: Logger;
+  private connection?: NatsConnection;
+  private messages?: ConsumerMessages;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly options: WorkQueueOptions,
+    private readonly schema: ZodType<T>,
+  ) {
+    this.logger = new Logger(`work-queue ${options.stream}`);
+  }
+
+  async connect(): Promise<void> {
+    if (this.connection) return;
+    this.connection = await connect({ servers: this.options.natsUrl, name: this.options.name });
+    const jsm = await this.connection.jetstreamManager();
+    const streamConfig = {
+      name: this.options.stream,
+      subjects: [this.options.subject],
+      retention: RetentionPolicy.Workqueue,
+      storage: StorageType.File,
+      duplicate_window: nanos(10 * 60_000),
+    };
+    await jsm.streams.add(streamConfig).catch(async (error: Error) => {
+      // The stream exists (another replica or an earlier run): bring its settings up to date.
+      if (!/already in use|exists/i.test(error.message)) throw error;
+      await jsm.streams.update(this.options.stream, streamConfig);
+    });
+    const consumerConfig = {
+      durable_name: this.options.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(this.options.ackWaitMs),
+      max_deliver: this.options.maxDeliver,
+      filter_subject: this.options.subject,
+    };
+    const existing = await jsm.consumers.info(this.options.stream, this.options.durable).catch(() => undefined);
+    if (existing) await jsm.consumers.update(this.options.stream, this.options.durable, consumerConfig);
+    else await jsm.consumers.add(this.options.stream, consumerConfig);
+  }
+
+  /** Publishes a job; the same `jobId` within the dedupe window is stored once. */
+  async publish(jobId: string, payload: T): Promise<void> {
+    const connection = this.requireConnection();
+    const data = new TextEncoder().encode(JSON.stringify(this.schema.parse(payload)));
+    await withSpan(
+      `${this.options.subject} publish`,
+      { kind: SpanKind.PRODUCER, attributes: messagingAttributes(this.options.subject, 'send') },
+      async () => {
+        await connection.jetstream().publish(this.options.subject, data, { msgID: jobId, headers: injectTraceHeaders() });
+      },
+    );
+  }
+
+  /** Starts pulling jobs one at a time (separation is CPU-bound; parallelism comes from replicas). */
+  async start(handle: (item: WorkItem<T>) => Promise<WorkOutcome>): Promise<void> {
+    const connection = this.requireConnection();
+    const consumer = await connection.jetstream().consumers.get(this.options.stream, this.options.durable);
+    this.messages = await consumer.consume({ max_messages: 1 });
+    const messages = this.messages;
+    this.loop = (async () => {
+      for await (const message of messages) await this.process(message, handle);
+    })().catch((error: Error) => this.logger.error(`consumer stopped: ${error.message}`));
+  }
+
+  private async process(message: JsMsg, handle: (item: WorkItem<T>) => Promise<WorkOutcome>): Promise<void> {
+    const parsed = this.schema.safeParse(safeJson(message.data));
+    if (!parsed.success) {
+      this.logger.warn(`dropping malformed job ${message.seq}: ${parsed.error.message}`);
+      message.term();
+      return;
+    }
+    const deliveryCount = message.info.redeliveryCount;
+    const item: WorkItem<T> = {
+      payload: parsed.data,
+      deliveryCount,
+      isLastAttempt: deliveryCount >= this.options.maxDeliver,
+      heartbeat: () => message.working(),
+    };
+    // Heartbeats keep a long job from being redelivered to another worker while this one is alive.
+    const keepAlive = setInterval(() => message.working(), Math.max(1000, this.options.ackWaitMs / 3));
+    try {
+      const outcome = await withSpan(
+        `${this.options.subject} process`,
+        { kind: SpanKind.CONSUMER, attributes: messagingAttributes(this.options.subject, 'process') },
+        () => handle(item),
+        extractTraceContext(message.headers),
+      );
+      if (outcome === 'done') await message.ackAck();
+      else if (outcome === 'give-up') message.term();
+      else message.nak(Math.min(30_000, 1000 * 2 ** deliveryCount));
+    } catch (error) {
+      this.logger.error(`job ${message.seq} failed: ${(error as Error).message}`);
+      message.nak(Math.min(30_000, 1000 * 2 ** deliveryCount));
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.messages?.close();
+    await this.loop;
+    await this.connection?.drain();
+    this.connection = undefined;
+  }
+
+  private requireConnection(): NatsConnection {
+    if (!this.connection) throw new Error('work queue is not connected');
+    return this.connection;
+  }
+}
+
+function safeJson(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(data));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,54 @@
+import { Logger } from '@nestjs/common';
+import { connect, NatsConnection, Subscription } from 'nats';
+import { ZodType } from 'zod';
+import { injectTraceHeaders } from './nats-trace';
+
+/**
+ * Fire-and-forget events on core NATS (progress, readiness). Ephemeral by design: a missed progress
+ * event is harmless because the durable state lives in the database and is fetched on demand.
+ */
+export class NatsEventBus {
+  private readonly logger = new Logger(NatsEventBus.name);
+  private connection?: NatsConnection;
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly natsUrl: string,
+    private readonly name: string,
+  ) {}
+
+  async connect(): Promise<void> {
+    this.connection ??= await connect({ servers: this.natsUrl, name: this.name });
+  }
+
+  publish(subject: string, payload: unknown): void {
+    if (!this.connection) throw new Error('event bus is not connected');
+    this.connection.publish(subject, new TextEncoder().encode(JSON.stringify(payload)), { headers: injectTraceHeaders() });
+  }
+
+  /** Subscribes with validation at the receiving edge; malformed events are logged and skipped. */
+  subscribe<T>(subject: string, schema: ZodType<T>, handle: (event: T) => void): void {
+    if (!this.connection) throw new Error('event bus is not connected');
+    const subscription = this.connection.subscribe(subject, {
+      callback: (error, message) => {
+        if (error) return this.logger.warn(`subscription ${subject}: ${error.message}`);
+        let data: unknown;
+        try {
+          data = JSON.parse(new TextDecoder().decode(message.data));
+        } catch {
+          return this.logger.warn(`malformed event on ${message.subject}`);
+        }
+        const parsed = schema.safeParse(data);
+        if (!parsed.success) return this.logger.warn(`invalid event on ${message.subject}: ${parsed.error.message}`);
+        handle(parsed.data);
+      },
+    });
+    this.subscriptions.push(subscription);
+  }
+
+  async close(): Promise<void> {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    await this.connection?.drain();
+    this.connection = undefined;
+  }
+}

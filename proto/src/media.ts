@@ -1,0 +1,188 @@
+import { z } from 'zod';
+
+/**
+ * The media service's contracts: projects, stems, uploads, analysis and separation jobs.
+ * Request/reply subjects carry object keys and metadata only, never file bytes.
+ */
+export const MEDIA_SUBJECTS = {
+  ingestUpload: 'stemdeck.media.uploads.ingest',
+  createProject: 'stemdeck.media.projects.create',
+  listProjects: 'stemdeck.media.projects.list',
+  getProject: 'stemdeck.media.projects.get',
+  projectAudio: 'stemdeck.media.projects.audio',
+  projectAnalysis: 'stemdeck.media.projects.analysis',
+  listStems: 'stemdeck.media.stems.list',
+  updateStem: 'stemdeck.media.stems.update',
+  stemAudio: 'stemdeck.media.stems.audio',
+  requestSeparation: 'stemdeck.media.separation.request',
+  listEngines: 'stemdeck.media.engines.list',
+} as const;
+
+/** JetStream work queue for separation jobs (durable; acknowledged after the stems are stored). */
+export const SEPARATION_STREAM = 'STEMDECK_SEPARATION';
+export const SEPARATION_JOB_SUBJECT = 'stemdeck.media.separation.jobs';
+export const SEPARATION_CONSUMER = 'media-separation';
+
+/** Events the gateway forwards to the owner's live connection. */
+export const MEDIA_EVENTS_WILDCARD = 'stemdeck.media.events.>';
+export const mediaEventSubject = (ownerId: string): string => `stemdeck.media.events.${Buffer.from(ownerId).toString('hex')}`;
+
+export const STEM_TYPES = ['vocals', 'drums', 'bass', 'other'] as const;
+export const StemType = z.enum(STEM_TYPES);
+export type StemType = z.infer<typeof StemType>;
+
+export const ENGINE_NAMES = ['fast', 'hybrid', 'quality'] as const;
+export const EngineName = z.enum(ENGINE_NAMES);
+export type EngineName = z.infer<typeof EngineName>;
+
+/** Upload limit from the product spec ("Max 500MB"). */
+export const MAX_UPLOAD_BYTES = 524_288_000;
+
+/** Stem gain in dB, as the mixer's slider (−60…+12, step 0.1). */
+export const STEM_VOLUME_MIN_DB = -60;
+export const STEM_VOLUME_MAX_DB = 12;
+
+export const SpotifyFeatures = z.object({
+  danceability: z.number(),
+  energy: z.number(),
+  valence: z.number(),
+  acousticness: z.number(),
+  instrumentalness: z.number(),
+  liveness: z.number(),
+  speechiness: z.number(),
+  loudness: z.number(),
+  tempo: z.number(),
+  key: z.number().int(),
+  mode: z.union([z.literal(0), z.literal(1)]),
+  time_signature: z.number().int(),
+  duration_ms: z.number().int(),
+});
+export type SpotifyFeatures = z.infer<typeof SpotifyFeatures>;
+
+export const Project = z.object({
+  id: z.string(),
+  name: z.string(),
+  originalFile: z.string(),
+  duration: z.number(),
+  bpm: z.number().nullable(),
+  key: z.string().nullable(),
+  /** 'audio' or 'video' for uploads; 'manual' for projects created without a file. */
+  source: z.enum(['audio', 'video', 'manual']),
+  /** The engine whose stems GET /stems returns; null until one has finished. */
+  activeEngine: EngineName.nullable(),
+  createdAt: z.string(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const Stem = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  type: StemType,
+  engine: EngineName,
+  url: z.string(),
+  volume: z.number(),
+  muted: z.boolean(),
+  quality: z.string(),
+});
+export type Stem = z.infer<typeof Stem>;
+
+export const SeparationJob = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  engine: EngineName,
+  status: z.enum(['queued', 'processing', 'completed', 'failed']),
+  progress: z.number().min(0).max(1),
+  error: z.string().nullable(),
+});
+export type SeparationJob = z.infer<typeof SeparationJob>;
+
+export const EngineInfo = z.object({
+  engine: EngineName,
+  available: z.boolean(),
+  /** Why an engine is unavailable (e.g. "engine not installed: set STEM_MODEL_HYBRID"). */
+  reason: z.string().nullable(),
+  quality: z.string(),
+});
+export type EngineInfo = z.infer<typeof EngineInfo>;
+
+/** Replies either carry a value or an expected failure with the HTTP status the gateway should answer. */
+export const failure = z.object({ ok: z.literal(false), status: z.number().int(), message: z.string() });
+export type Failure = z.infer<typeof failure>;
+export const replyOf = <T extends z.ZodTypeAny>(value: T) =>
+  z.discriminatedUnion('ok', [z.object({ ok: z.literal(true), value }), failure]);
+export type Reply<T> = { ok: true; value: T } | Failure;
+
+const owned = { ownerId: z.string().min(1) };
+
+export const IngestUploadRequest = z.object({
+  ...owned,
+  projectId: z.string().uuid(),
+  objectKey: z.string(),
+  fileName: z.string(),
+  sizeBytes: z.number().int().nonnegative(),
+});
+export type IngestUploadRequest = z.infer<typeof IngestUploadRequest>;
+export const IngestUploadReply = replyOf(
+  z.object({ project: Project, analysis: z.object({ bpm: z.number(), key: z.string() }), job: SeparationJob.nullable() }),
+);
+
+export const CreateProjectBody = z.object({
+  name: z.string().trim().min(1, 'Required').max(200),
+  originalFile: z.string().trim().min(1, 'Required').max(500),
+  duration: z.number().nonnegative().max(24 * 3600),
+  bpm: z.number().min(20).max(400).nullable().optional(),
+  key: z.string().max(40).nullable().optional(),
+});
+export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
+export const CreateProjectRequest = CreateProjectBody.extend(owned);
+export const ProjectReply = replyOf(Project);
+
+export const ListProjectsRequest = z.object(owned);
+export const ListProjectsReply = replyOf(z.array(Project));
+
+export const ProjectRequest = z.object({ ...owned, projectId: z.string() });
+export type ProjectRequest = z.infer<typeof ProjectRequest>;
+
+/** Where an owned binary lives, so the gateway can stream it with range support. */
+export const ObjectLocation = z.object({ objectKey: z.string(), contentType: z.string(), fileName: z.string() });
+export type ObjectLocation = z.infer<typeof ObjectLocation>;
+export const ObjectLocationReply = replyOf(ObjectLocation);
+
+export const AnalysisReply = replyOf(z.object({ spotifyFeatures: SpotifyFeatures, loudnessLufs: z.number() }));
+
+export const ListStemsReply = replyOf(z.array(Stem));
+
+export const UpdateStemBody = z
+  .object({
+    volume: z.number().min(STEM_VOLUME_MIN_DB).max(STEM_VOLUME_MAX_DB).optional(),
+    muted: z.boolean().optional(),
+  })
+  .strict();
+export type UpdateStemBody = z.infer<typeof UpdateStemBody>;
+export const UpdateStemRequest = z.object({ ...owned, stemId: z.string(), changes: UpdateStemBody });
+export const StemReply = replyOf(Stem);
+
+export const StemRequest = z.object({ ...owned, stemId: z.string() });
+
+export const RequestSeparationBody = z.object({ engine: EngineName.default('fast') });
+export const RequestSeparationRequest = z.object({ ...owned, projectId: z.string(), engine: EngineName });
+export type RequestSeparationRequest = z.infer<typeof RequestSeparationRequest>;
+export const SeparationJobReply = replyOf(SeparationJob);
+
+export const ListEnginesReply = replyOf(z.array(EngineInfo));
+
+/** The durable job message on SEPARATION_JOB_SUBJECT. */
+export const SeparationJobMessage = z.object({
+  jobId: z.string(),
+  ownerId: z.string(),
+  projectId: z.string(),
+  engine: EngineName,
+});
+export type SeparationJobMessage = z.infer<typeof SeparationJobMessage>;
+
+export const MediaEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('stems_progress'), ownerId: z.string(), projectId: z.string(), engine: EngineName, progress: z.number() }),
+  z.object({ type: z.literal('stems_ready'), ownerId: z.string(), projectId: z.string(), engine: EngineName, stems: z.array(Stem) }),
+  z.object({ type: z.literal('stems_failed'), ownerId: z.string(), projectId: z.string(), engine: EngineName, message: z.string() }),
+]);
+export type MediaEvent = z.infer<typeof MediaEvent>;

@@ -1,0 +1,11 @@
+import type { EngineName, StemType } from './media';
+
+/**
+ * Every binary lives under its owner's prefix, one folder per project, so owner isolation and cleanup
+ * are prefix operations. Owner ids come from the identity provider (`sub`) and are path-safe UUIDs.
+ */
+export const projectPrefix = (ownerId: string, projectId: string): string => `users/${ownerId}/projects/${projectId}/`;
+export const originalKey = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}original`;
+export const extractedAudioKey = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}audio.flac`;
+export const stemKey = (ownerId: string, projectId: string, engine: EngineName, type: StemType): string =>
+  `${projectPrefix(ownerId, projectId)}stems/${engine}/${type}.wav`;

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { NatsRpcClient } from '@stemdeck/platform';
+import {
+  AnalysisReply,
+  CreateProjectBody,
+  EngineName,
+  IngestUploadReply,
+  IngestUploadRequest,
+  ListEnginesReply,
+  ListProjectsReply,
+  ListStemsReply,
+  MEDIA_SUBJECTS,
+  ObjectLocationReply,
+  ProjectReply,
+  SeparationJobReply,
+  StemReply,
+  UpdateStemBody,
+} from '@stemdeck/proto';
+import type { ZodType } from 'zod';
+import { DomainError } from '../errors/domain-error';
+
+/** Ingest decodes and analyses the whole file; give long recordings time. */
+const INGEST_TIMEOUT_MS = 5 * 60_000;
+const QUERY_TIMEOUT_MS = 10_000;
+
+/**
+ * The gateway's only way to the media service: one method per subject, replies validated against
+ * proto/, and a service's expected failure (404, 409, 415, ...) rethrown as a DomainError with its status.
+ */
+@Injectable()
+export class MediaClient {
+  constructor(private readonly rpc: NatsRpcClient) {}
+
+  ingestUpload(request: IngestUploadRequest) {
+    return this.call(MEDIA_SUBJECTS.ingestUpload, request, IngestUploadReply, INGEST_TIMEOUT_MS);
+  }
+
+  createProject(ownerId: string, body: CreateProjectBody) {
+    return this.call(MEDIA_SUBJECTS.createProject, { ownerId, ...body }, ProjectReply);
+  }
+
+  listProjects(ownerId: string) {
+    return this.call(MEDIA_SUBJECTS.listProjects, { ownerId }, ListProjectsReply);
+  }
+
+  getProject(ownerId: string, projectId: string) {
+    return this.call(MEDIA_SUBJECTS.getProject, { ownerId, projectId }, ProjectReply);
+  }
+
+  projectAudio(ownerId: string, projectId: string) {
+    return this.call(MEDIA_SUBJECTS.projectAudio, { ownerId, projectId }, ObjectLocationReply);
+  }
+
+  projectAnalysis(ownerId: string, projectId: string) {
+    return this.call(MEDIA_SUBJECTS.projectAnalysis, { ownerId, projectId }, AnalysisReply);
+  }
+
+  listStems(ownerId: string, projectId: string) {
+    return this.call(MEDIA_SUBJECTS.listStems, { ownerId, projectId }, ListStemsReply);
+  }
+
+  updateStem(ownerId: string, stemId: string, changes: UpdateStemBody) {
+    return this.call(MEDIA_SUBJECTS.updateStem, { ownerId, stemId, changes }, StemReply);
+  }
+
+  stemAudio(ownerId: string, stemId: string) {
+    return this.call(MEDIA_SUBJECTS.stemAudio, { ownerId, stemId }, ObjectLocationReply);
+  }
+
+  requestSeparation(ownerId: string, projectId: string, engine: EngineName) {
+    return this.call(MEDIA_SUBJECTS.requestSeparation, { ownerId, projectId, engine }, SeparationJobReply);
+  }
+
+  listEngines() {
+    return this.call(MEDIA_SUBJECTS.listEngines, {}, ListEnginesReply);
+  }
+
+  private async call<T>(
+    subject: string,
+    payload: unknown,
+    schema: ZodType<{ ok: true; value: T } | { ok: false; status: number; message: string }>,
+    timeoutMs = QUERY_TIMEOUT_MS,
+  ): Promise<T> {
+    const reply = await this.rpc.request(subject, payload, schema, timeoutMs);
+    if (!reply.ok) throw new DomainError(reply.status, reply.message);
+    return reply.value;
+  }
+}

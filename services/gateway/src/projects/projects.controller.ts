@@ -1,0 +1,73 @@
+import { Body, Controller, Get, Head, HttpCode, Param, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { ObjectStorageAdapter } from '@stemdeck/platform';
+import { CreateProjectBody, RequestSeparationBody, UpdateStemBody } from '@stemdeck/proto';
+import type { Request, Response } from 'express';
+import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
+import { parseInput } from '../http-input';
+import { MediaClient } from '../media/media.client';
+import { serveObject } from '../storage/serve-object';
+
+/** Projects, stems, analysis and audio — owner-scoped in the media service (someone else's is 404). */
+@Controller('api')
+@UseGuards(SignedInGuard)
+export class ProjectsController {
+  constructor(
+    private readonly media: MediaClient,
+    private readonly storage: ObjectStorageAdapter,
+  ) {}
+
+  @Post('projects')
+  createProject(@Req() req: Request, @Body() body: unknown) {
+    return this.media.createProject(currentUser(req).id, parseInput(CreateProjectBody, body));
+  }
+
+  @Get('projects')
+  listProjects(@Req() req: Request) {
+    return this.media.listProjects(currentUser(req).id);
+  }
+
+  @Get('projects/:id')
+  getProject(@Req() req: Request, @Param('id') id: string) {
+    return this.media.getProject(currentUser(req).id, id);
+  }
+
+  @Get('projects/:id/stems')
+  listStems(@Req() req: Request, @Param('id') id: string) {
+    return this.media.listStems(currentUser(req).id, id);
+  }
+
+  @Get('projects/:id/analysis')
+  analysis(@Req() req: Request, @Param('id') id: string) {
+    return this.media.projectAnalysis(currentUser(req).id, id);
+  }
+
+  /** Starts (or joins) separation with an engine; progress and stems arrive over /ws. 409 when the engine is not installed. */
+  @Post('projects/:id/separate')
+  @HttpCode(202)
+  separate(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    return this.media.requestSeparation(currentUser(req).id, id, parseInput(RequestSeparationBody, body).engine);
+  }
+
+  @Get('projects/:id/audio')
+  @Head('projects/:id/audio')
+  async projectAudio(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
+    await serveObject(req, res, this.storage, await this.media.projectAudio(currentUser(req).id, id));
+  }
+
+  @Put('stems/:id')
+  updateStem(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    return this.media.updateStem(currentUser(req).id, id, parseInput(UpdateStemBody, body));
+  }
+
+  @Get('stems/:id/audio')
+  @Head('stems/:id/audio')
+  async stemAudio(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
+    await serveObject(req, res, this.storage, await this.media.stemAudio(currentUser(req).id, id));
+  }
+
+  /** Which separation engines this deployment has (the UI shows missing ones as unavailable). */
+  @Get('engines')
+  engines() {
+    return this.media.listEngines();
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
+import { errorBody } from '../errors/error-body';
+import { ReceiveUploadUseCase, UploadTooLargeError } from './receive-upload.usecase';
+
+@Controller('api')
+@UseGuards(SignedInGuard)
+export class UploadController {
+  constructor(private readonly receiveUpload: ReceiveUploadUseCase) {}
+
+  /** multipart/form-data with the file in `audio` or `file` → {project, analysis}; stems follow over /ws. */
+  @Post('upload')
+  @HttpCode(201)
+  async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    try {
+      return await this.receiveUpload.execute(currentUser(req).id, req);
+    } catch (error) {
+      if (error instanceof UploadTooLargeError) stopReading(req, res, error);
+      throw error;
+    }
+  }
+}
+
+/**
+ * Answers 413 and closes the connection instead of draining the rest of an oversized body. The socket is
+ * destroyed shortly after the answer is flushed, giving the client a moment to read it.
+ */
+function stopReading(req: Request, res: Response, error: UploadTooLargeError): void {
+  if (res.headersSent) return;
+  res.setHeader('Connection', 'close');
+  res.status(413).json(errorBody(413, error.message));
+  res.on('finish', () => setTimeout(() => req.socket.destroy(), 500).unref());
+}

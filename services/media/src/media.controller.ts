@@ -1,0 +1,106 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { answer, parseOrFail } from '@stemdeck/platform';
+import {
+  CreateProjectRequest,
+  IngestUploadRequest,
+  ListProjectsRequest,
+  MEDIA_SUBJECTS,
+  ProjectRequest,
+  RequestSeparationRequest,
+  StemRequest,
+  UpdateStemRequest,
+} from '@stemdeck/proto';
+import { CreateProjectUseCase } from './projects/create-project.usecase';
+import { ProjectQueries } from './projects/project-queries';
+import { EngineRegistry } from './separation/engine-registry';
+import { RequestSeparationUseCase } from './separation/request-separation.usecase';
+import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
+
+/** The media service's NATS edge: validate with the proto schema, call one use-case, wrap the reply. */
+@Controller()
+export class MediaController {
+  constructor(
+    private readonly ingestUpload: IngestUploadUseCase,
+    private readonly createProject: CreateProjectUseCase,
+    private readonly queries: ProjectQueries,
+    private readonly requestSeparation: RequestSeparationUseCase,
+    private readonly engines: EngineRegistry,
+  ) {}
+
+  @MessagePattern(MEDIA_SUBJECTS.ingestUpload)
+  ingest(@Payload() payload: unknown) {
+    return answer(() => this.ingestUpload.execute(parseOrFail(IngestUploadRequest, payload)));
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.createProject)
+  create(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, ...body } = parseOrFail(CreateProjectRequest, payload);
+      return this.createProject.execute(ownerId, body);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.listProjects)
+  list(@Payload() payload: unknown) {
+    return answer(() => this.queries.list(parseOrFail(ListProjectsRequest, payload).ownerId));
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.getProject)
+  get(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
+      return this.queries.get(ownerId, projectId);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.projectAudio)
+  audio(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
+      return this.queries.audioOf(ownerId, projectId);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.projectAnalysis)
+  analysis(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
+      return this.queries.analysisOf(ownerId, projectId);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.listStems)
+  stems(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
+      return this.queries.stemsOf(ownerId, projectId);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.updateStem)
+  updateStem(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, stemId, changes } = parseOrFail(UpdateStemRequest, payload);
+      return this.queries.updateStem(ownerId, stemId, changes);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.stemAudio)
+  stemAudio(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, stemId } = parseOrFail(StemRequest, payload);
+      return this.queries.stemAudioOf(ownerId, stemId);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.requestSeparation)
+  separate(@Payload() payload: unknown) {
+    return answer(() => this.requestSeparation.execute(parseOrFail(RequestSeparationRequest, payload)));
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.listEngines)
+  listEngines() {
+    return answer(() => this.engines.list());
+  }
+}

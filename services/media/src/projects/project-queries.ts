@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { RpcFailure } from '@stemdeck/platform';
+import type { ObjectLocation, Project, SpotifyFeatures, Stem, UpdateStemBody } from '@stemdeck/proto';
+import { StemRepository, toStem } from '../stems/stem.repository';
+import { ProjectRepository, toProject } from './project.repository';
+import type { ProjectDocument } from './project.schema';
+
+const NOT_FOUND = 'Project not found';
+const STEM_NOT_FOUND = 'Stem not found';
+
+/**
+ * Owner-scoped reads and the one stem mutation. Another user's project or stem is indistinguishable
+ * from a missing one: both are 404.
+ */
+@Injectable()
+export class ProjectQueries {
+  constructor(
+    private readonly projects: ProjectRepository,
+    private readonly stems: StemRepository,
+  ) {}
+
+  async list(ownerId: string): Promise<Project[]> {
+    return (await this.projects.listOwned(ownerId)).map(toProject);
+  }
+
+  async get(ownerId: string, projectId: string): Promise<Project> {
+    return toProject(await this.owned(ownerId, projectId));
+  }
+
+  /** The active engine's stems; empty until the first separation has finished. */
+  async stemsOf(ownerId: string, projectId: string): Promise<Stem[]> {
+    const project = await this.owned(ownerId, projectId);
+    if (!project.activeEngine) return [];
+    return (await this.stems.listOwned(ownerId, projectId, project.activeEngine)).map(toStem);
+  }
+
+  async analysisOf(ownerId: string, projectId: string): Promise<{ spotifyFeatures: SpotifyFeatures; loudnessLufs: number }> {
+    const project = await this.owned(ownerId, projectId);
+    if (!project.analysis) throw new RpcFailure(404, 'This project has no analysis (no audio was uploaded)');
+    return project.analysis;
+  }
+
+  async audioOf(ownerId: string, projectId: string): Promise<ObjectLocation> {
+    const project = await this.owned(ownerId, projectId);
+    if (!project.audioKey) throw new RpcFailure(404, 'This project has no audio');
+    const extension = project.source === 'video' ? '.flac' : '';
+    return { objectKey: project.audioKey, contentType: project.audioContentType ?? 'application/octet-stream', fileName: `${project.name}${extension}` };
+  }
+
+  async stemAudioOf(ownerId: string, stemId: string): Promise<ObjectLocation> {
+    const stem = await this.stems.findOwned(ownerId, stemId);
+    if (!stem) throw new RpcFailure(404, STEM_NOT_FOUND);
+    return { objectKey: stem.objectKey, contentType: 'audio/wav', fileName: `${stem.type}.wav` };
+  }
+
+  async updateStem(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<Stem> {
+    const stem = await this.stems.updateOwned(ownerId, stemId, changes);
+    if (!stem) throw new RpcFailure(404, STEM_NOT_FOUND);
+    return toStem(stem);
+  }
+
+  private async owned(ownerId: string, projectId: string): Promise<ProjectDocument> {
+    const project = await this.projects.findOwned(ownerId, projectId);
+    if (!project) throw new RpcFailure(404, NOT_FOUND);
+    return project;
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { EngineName, Project } from '@stemdeck/proto';
+import type { Model } from 'mongoose';
+import { PROJECT_MODEL, ProjectDocument } from './project.schema';
+
+export const toProject = (doc: ProjectDocument): Project => ({
+  id: doc._id,
+  name: doc.name,
+  originalFile: doc.originalFile,
+  duration: doc.duration,
+  bpm: doc.bpm,
+  key: doc.key,
+  source: doc.source,
+  activeEngine: doc.activeEngine,
+  createdAt: doc.createdAt.toISOString(),
+});
+
+/** Projects are owner-scoped: every query carries the owner id, so another user's project is simply absent. */
+@Injectable()
+export class ProjectRepository {
+  constructor(@InjectModel(PROJECT_MODEL) private readonly projects: Model<ProjectDocument>) {}
+
+  async create(doc: ProjectDocument): Promise<ProjectDocument> {
+    await this.projects.create(doc);
+    return doc;
+  }
+
+  findOwned(ownerId: string, projectId: string): Promise<ProjectDocument | null> {
+    return this.projects.findOne({ _id: projectId, ownerId }).lean<ProjectDocument>().exec();
+  }
+
+  listOwned(ownerId: string): Promise<ProjectDocument[]> {
+    return this.projects.find({ ownerId }).sort({ createdAt: -1 }).lean<ProjectDocument[]>().exec();
+  }
+
+  async setActiveEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
+    await this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec();
+  }
+
+  async deleteOwned(ownerId: string, projectId: string): Promise<void> {
+    await this.projects.deleteOne({ _id: projectId, ownerId }).exec();
+  }
+}

@@ -1,0 +1,83 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { createFastSeparator, OnnxSeparator, Separator } from '@stemdeck/audio';
+import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
+import { ENGINE_NAMES, EngineInfo, EngineName } from '@stemdeck/proto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { MEDIA_CONFIG } from '../media-config.token';
+import type { MediaConfig } from '../config';
+
+/** What the mixer shows for stems of each engine (seed: excellent, good, anything else shown as poor). */
+export const ENGINE_QUALITY: Record<EngineName, string> = { fast: 'good', hybrid: 'excellent', quality: 'excellent' };
+
+const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 'STEM_MODEL_QUALITY'> = {
+  hybrid: 'STEM_MODEL_HYBRID',
+  quality: 'STEM_MODEL_QUALITY',
+};
+
+/**
+ * The three engines of the product. `fast` is our own DSP and always present; `hybrid` and `quality` run
+ * HTDemucs-class ONNX models whose files come from config (a path, or `s3:<key>` in our bucket). An
+ * engine without a model is listed as unavailable and requests for it are answered 409.
+ */
+@Injectable()
+export class EngineRegistry implements OnModuleInit {
+  private readonly logger = new Logger(EngineRegistry.name);
+  private readonly separators = new Map<EngineName, Separator>();
+  private readonly unavailable = new Map<EngineName, string>();
+
+  constructor(
+    @Inject(MEDIA_CONFIG) private readonly config: MediaConfig,
+    private readonly storage: ObjectStorageAdapter,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.separators.set('fast', createFastSeparator());
+    for (const engine of ['hybrid', 'quality'] as const) {
+      const variable = MODEL_VARIABLE[engine];
+      const configured = this.config[variable];
+      if (!configured) {
+        this.unavailable.set(engine, `${engine} engine not installed: set ${variable} to an HTDemucs-class ONNX model`);
+        continue;
+      }
+      try {
+        const modelPath = await this.resolveModel(configured);
+        this.separators.set(engine, new OnnxSeparator(engine, { modelPath, sampleRate: this.config.STEM_MODEL_SAMPLE_RATE }));
+        this.logger.log(`${engine} engine: ${modelPath}`);
+      } catch (error) {
+        this.unavailable.set(engine, `${engine} engine not installed: ${variable} (${configured}) ${(error as Error).message}`);
+        this.logger.warn(this.unavailable.get(engine));
+      }
+    }
+  }
+
+  list(): EngineInfo[] {
+    return ENGINE_NAMES.map((engine) => ({
+      engine,
+      available: this.separators.has(engine),
+      reason: this.unavailable.get(engine) ?? null,
+      quality: ENGINE_QUALITY[engine],
+    }));
+  }
+
+  /** The separator for an engine, or a 409 saying it is not installed. */
+  get(engine: EngineName): Separator {
+    const separator = this.separators.get(engine);
+    if (!separator) throw new RpcFailure(409, this.unavailable.get(engine) ?? `${engine} engine not installed`);
+    return separator;
+  }
+
+  private async resolveModel(configured: string): Promise<string> {
+    if (!configured.startsWith('s3:')) {
+      if (!existsSync(configured)) throw new Error('does not exist');
+      return configured;
+    }
+    const key = configured.slice(3);
+    if (!(await this.storage.stat(key))) throw new Error('is not in object storage');
+    const dir = join(this.config.MEDIA_WORK_DIR, 'models');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, basename(key));
+    await this.storage.downloadFile(key, path);
+    return path;
+  }
+}

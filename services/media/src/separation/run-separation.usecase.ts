@@ -1,0 +1,97 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { encodeWav, STEM_TYPES, StemSet } from '@stemdeck/audio';
+import { ObjectStorageAdapter } from '@stemdeck/platform';
+import type { SeparationJobMessage } from '@stemdeck/proto';
+import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
+import { ProjectRepository } from '../projects/project.repository';
+import { StemRepository, toStem } from '../stems/stem.repository';
+import { stemKey } from '@stemdeck/proto';
+import { ENGINE_QUALITY, EngineRegistry } from './engine-registry';
+import { MediaEventsPublisher } from './media-events.publisher';
+import { SeparationJobRepository } from './separation-job.repository';
+import type { SeparationOutcome, SeparationWorkItem } from './separation-queue';
+
+const PROGRESS_EVENT_MS = 250;
+const PROGRESS_STORE_MS = 1000;
+
+/**
+ * One delivery of a separation job: decode the project's audio, run the engine, store the four stems,
+ * then mark the job done. Idempotent: stems have deterministic keys and ids, so a redelivered job
+ * overwrites rather than duplicates, and a job already completed is acknowledged without work.
+ */
+@Injectable()
+export class RunSeparationUseCase {
+  private readonly logger = new Logger(RunSeparationUseCase.name);
+
+  constructor(
+    private readonly projects: ProjectRepository,
+    private readonly stems: StemRepository,
+    private readonly jobs: SeparationJobRepository,
+    private readonly engines: EngineRegistry,
+    private readonly storage: ObjectStorageAdapter,
+    private readonly tools: MediaToolsAdapter,
+    private readonly events: MediaEventsPublisher,
+  ) {}
+
+  async execute(item: SeparationWorkItem): Promise<SeparationOutcome> {
+    const { jobId, ownerId, projectId, engine } = item.payload;
+    const job = await this.jobs.findOwned(ownerId, jobId);
+    if (!job) return 'give-up';
+    if (job.status === 'completed' || job.status === 'failed') return 'done';
+    const project = await this.projects.findOwned(ownerId, projectId);
+    if (!project?.audioKey) {
+      await this.jobs.finish(ownerId, jobId, 'failed', 'project or its audio no longer exists');
+      return 'done';
+    }
+    try {
+      await this.jobs.markProcessing(ownerId, jobId);
+      const separator = this.engines.get(engine);
+      const mixture = await this.tools.decode(await this.storage.presignedReadUrl(project.audioKey));
+      item.heartbeat();
+      const report = this.progressReporter(item, 0.9);
+      const stems = await separator.separate(mixture, ({ fraction }) => report(fraction));
+      await this.store(item.payload, stems);
+      await this.jobs.finish(ownerId, jobId, 'completed');
+      await this.projects.setActiveEngine(ownerId, projectId, engine);
+      const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
+      this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: 1 });
+      this.events.publish({ type: 'stems_ready', ownerId, projectId, engine, stems: stored });
+      return 'done';
+    } catch (error) {
+      const message = (error as Error).message;
+      this.logger.warn(`job ${jobId} (${engine}) attempt ${item.deliveryCount} failed: ${message}`);
+      if (!item.isLastAttempt) return 'retry';
+      await this.jobs.finish(ownerId, jobId, 'failed', message);
+      this.events.publish({ type: 'stems_failed', ownerId, projectId, engine, message: 'Stem separation failed' });
+      return 'give-up';
+    }
+  }
+
+  private async store({ ownerId, projectId, engine }: SeparationJobMessage, stems: StemSet): Promise<void> {
+    for (const type of STEM_TYPES) {
+      const objectKey = stemKey(ownerId, projectId, engine, type);
+      await this.storage.putBuffer(objectKey, encodeWav(stems[type], 16), 'audio/wav');
+      await this.stems.upsert({ ownerId, projectId, engine, type, objectKey, quality: ENGINE_QUALITY[engine] });
+    }
+  }
+
+  /** Progress events at most every 250 ms; the stored job progress at most every second. */
+  private progressReporter(item: SeparationWorkItem, share: number): (fraction: number) => void {
+    const { ownerId, projectId, engine, jobId } = item.payload;
+    let lastEvent = 0;
+    let lastStore = 0;
+    return (fraction) => {
+      const now = Date.now();
+      const progress = Math.round(Math.min(1, Math.max(0, fraction)) * share * 1000) / 1000;
+      if (now - lastEvent >= PROGRESS_EVENT_MS) {
+        lastEvent = now;
+        this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress });
+        item.heartbeat();
+      }
+      if (now - lastStore >= PROGRESS_STORE_MS) {
+        lastStore = now;
+        void this.jobs.setProgress(ownerId, jobId, progress).catch(() => undefined);
+      }
+    };
+  }
+}

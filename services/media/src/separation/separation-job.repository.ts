@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { EngineName, SeparationJob } from '@stemdeck/proto';
+import type { Model } from 'mongoose';
+import { SEPARATION_JOB_MODEL, SeparationJobDocument, SeparationJobStatus } from './separation-job.schema';
+
+export const toSeparationJob = (doc: SeparationJobDocument): SeparationJob => ({
+  id: doc._id,
+  projectId: doc.projectId,
+  engine: doc.engine,
+  status: doc.status,
+  progress: doc.progress,
+  error: doc.error,
+});
+
+@Injectable()
+export class SeparationJobRepository {
+  constructor(@InjectModel(SEPARATION_JOB_MODEL) private readonly jobs: Model<SeparationJobDocument>) {}
+
+  async create(job: Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): Promise<SeparationJobDocument> {
+    const now = new Date();
+    const doc: SeparationJobDocument = { ...job, status: 'queued', progress: 0, error: null, attempts: 0, createdAt: now, updatedAt: now };
+    await this.jobs.create(doc);
+    return doc;
+  }
+
+  findOwned(ownerId: string, jobId: string): Promise<SeparationJobDocument | null> {
+    return this.jobs.findOne({ _id: jobId, ownerId }).lean<SeparationJobDocument>().exec();
+  }
+
+  /** The newest job for a project and engine that is not failed (queued, processing or completed). */
+  findLive(ownerId: string, projectId: string, engine: EngineName): Promise<SeparationJobDocument | null> {
+    return this.jobs
+      .findOne({ ownerId, projectId, engine, status: { $ne: 'failed' } })
+      .sort({ createdAt: -1 })
+      .lean<SeparationJobDocument>()
+      .exec();
+  }
+
+  async markProcessing(ownerId: string, jobId: string): Promise<void> {
+    await this.jobs
+      .updateOne({ _id: jobId, ownerId }, { $set: { status: 'processing', updatedAt: new Date() }, $inc: { attempts: 1 } })
+      .exec();
+  }
+
+  async setProgress(ownerId: string, jobId: string, progress: number): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { progress, updatedAt: new Date() } }).exec();
+  }
+
+  async finish(ownerId: string, jobId: string, status: Extract<SeparationJobStatus, 'completed' | 'failed'>, error: string | null = null) {
+    const changes = status === 'completed' ? { status, error, progress: 1 } : { status, error };
+    await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec();
+  }
+
+  async deleteForProject(ownerId: string, projectId: string): Promise<void> {
+    await this.jobs.deleteMany({ ownerId, projectId }).exec();
+  }
+}

@@ -1,0 +1,36 @@
+import { Schema } from 'mongoose';
+import type { EngineName } from '@stemdeck/proto';
+
+export const SEPARATION_JOB_MODEL = 'SeparationJob';
+
+export type SeparationJobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+export interface SeparationJobDocument {
+  _id: string;
+  ownerId: string;
+  projectId: string;
+  engine: EngineName;
+  status: SeparationJobStatus;
+  progress: number;
+  error: string | null;
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const SeparationJobSchema = new Schema<SeparationJobDocument>(
+  {
+    _id: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    engine: { type: String, required: true },
+    status: { type: String, required: true },
+    progress: { type: Number, required: true },
+    error: { type: String, default: null },
+    attempts: { type: Number, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'separation_jobs' },
+);
+SeparationJobSchema.index({ ownerId: 1, projectId: 1, engine: 1 });

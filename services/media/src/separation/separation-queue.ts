@@ -1,0 +1,24 @@
+import { JetStreamWorkQueue, WorkItem, WorkOutcome } from '@stemdeck/platform';
+import { SEPARATION_CONSUMER, SEPARATION_JOB_SUBJECT, SEPARATION_STREAM, SeparationJobMessage } from '@stemdeck/proto';
+import type { MediaConfig } from '../config';
+
+export type SeparationWorkItem = WorkItem<SeparationJobMessage>;
+export type SeparationOutcome = WorkOutcome;
+
+/** The durable separation work queue (JetStream), configured from the media service's settings. */
+export class SeparationQueue extends JetStreamWorkQueue<SeparationJobMessage> {
+  constructor(config: MediaConfig) {
+    super(
+      {
+        natsUrl: config.NATS_URL,
+        name: 'stemdeck-media-separation',
+        stream: SEPARATION_STREAM,
+        subject: SEPARATION_JOB_SUBJECT,
+        durable: SEPARATION_CONSUMER,
+        ackWaitMs: config.SEPARATION_ACK_WAIT_MS,
+        maxDeliver: config.SEPARATION_MAX_DELIVER,
+      },
+      SeparationJobMessage,
+    );
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { EngineName, Stem, StemType, UpdateStemBody } from '@stemdeck/proto';
+import { STEM_TYPES } from '@stemdeck/proto';
+import type { Model } from 'mongoose';
+import { STEM_MODEL, StemDocument } from './stem.schema';
+
+/** Stems are served by the gateway at this path, owner-checked, with range support. */
+export const stemAudioPath = (stemId: string): string => `/api/stems/${encodeURIComponent(stemId)}/audio`;
+
+export const toStem = (doc: StemDocument): Stem => ({
+  id: doc._id,
+  projectId: doc.projectId,
+  type: doc.type,
+  engine: doc.engine,
+  url: stemAudioPath(doc._id),
+  volume: doc.volume,
+  muted: doc.muted,
+  quality: doc.quality,
+});
+
+/** A stem's id is derived from what it is, so storing the same stem twice lands on the same document. */
+export const stemIdOf = (projectId: string, engine: EngineName, type: StemType): string => `${projectId}-${engine}-${type}`;
+
+const typeOrder = (type: StemType) => STEM_TYPES.indexOf(type);
+
+@Injectable()
+export class StemRepository {
+  constructor(@InjectModel(STEM_MODEL) private readonly stems: Model<StemDocument>) {}
+
+  /** Creates or replaces the stored object of a stem; keeps the user's mixer settings on a re-run. */
+  async upsert(stem: Omit<StemDocument, '_id' | 'volume' | 'muted' | 'createdAt'>): Promise<void> {
+    await this.stems
+      .updateOne(
+        { _id: stemIdOf(stem.projectId, stem.engine, stem.type), ownerId: stem.ownerId },
+        {
+          $set: { objectKey: stem.objectKey, quality: stem.quality },
+          $setOnInsert: {
+            projectId: stem.projectId,
+            engine: stem.engine,
+            type: stem.type,
+            volume: 0,
+            muted: false,
+            createdAt: new Date(),
+          },
+        },
+        { upsert: true },
+      )
+      .exec();
+  }
+
+  async listOwned(ownerId: string, projectId: string, engine: EngineName): Promise<StemDocument[]> {
+    const docs = await this.stems.find({ ownerId, projectId, engine }).lean<StemDocument[]>().exec();
+    return docs.sort((a, b) => typeOrder(a.type) - typeOrder(b.type));
+  }
+
+  findOwned(ownerId: string, stemId: string): Promise<StemDocument | null> {
+    return this.stems.findOne({ _id: stemId, ownerId }).lean<StemDocument>().exec();
+  }
+
+  updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
+    return this.stems
+      .findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes }, { new: true })
+      .lean<StemDocument>()
+      .exec();
+  }
+}
