@@ -1,0 +1,103 @@
+/**
+ * The embedded way to run the main job without any server:
+ *   npm run stems -- split <input> --out <dir> [--engine fast|hybrid|quality] [--model <file.onnx>]
+ *   npm run stems -- analyze <input>
+ * Any input ffmpeg reads. `split` writes vocals.wav drums.wav bass.wav other.wav (stereo, source rate)
+ * and prints a JSON summary; `analyze` prints the analysis JSON.
+ */
+import {
+  analyzeAudio,
+  createFastSeparator,
+  decodeAudio,
+  ENGINE_NAMES,
+  EngineName,
+  encodeWav,
+  OnnxSeparator,
+  Separator,
+  STEM_TYPES,
+} from '@stemdeck/audio';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const USAGE = `usage:
+  npm run stems -- split <input> --out <dir> [--engine fast|hybrid|quality] [--model <file.onnx>]
+  npm run stems -- analyze <input>`;
+
+class UsageError extends Error {}
+
+function separatorFor(engine: EngineName, model: string | undefined): Separator {
+  if (engine === 'fast') return createFastSeparator();
+  const modelPath = model ?? process.env[engine === 'hybrid' ? 'STEM_MODEL_HYBRID' : 'STEM_MODEL_QUALITY'];
+  if (!modelPath) {
+    throw new UsageError(`${engine} engine not installed: pass --model <file.onnx> or set ${engine === 'hybrid' ? 'STEM_MODEL_HYBRID' : 'STEM_MODEL_QUALITY'}`);
+  }
+  return new OnnxSeparator(engine, { modelPath, sampleRate: Number(process.env.STEM_MODEL_SAMPLE_RATE ?? 44100) });
+}
+
+const seconds = (from: bigint) => Number(process.hrtime.bigint() - from) / 1e9;
+const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+async function split(input: string, outDir: string, engine: EngineName, model: string | undefined) {
+  const separator = separatorFor(engine, model);
+  const started = process.hrtime.bigint();
+  const mixture = await decodeAudio(input);
+  const decodeSeconds = seconds(started);
+  const separateStarted = process.hrtime.bigint();
+  let lastShown = -1;
+  const stems = await separator.separate(mixture, ({ fraction }) => {
+    const percent = Math.floor(fraction * 10) * 10;
+    if (percent > lastShown) {
+      lastShown = percent;
+      process.stderr.write(`\r${engine}: ${percent}%`);
+    }
+  });
+  process.stderr.write('\n');
+  const separateSeconds = seconds(separateStarted);
+  mkdirSync(outDir, { recursive: true });
+  const outputs: Record<string, string> = {};
+  for (const type of STEM_TYPES) {
+    outputs[type] = join(outDir, `${type}.wav`);
+    writeFileSync(outputs[type], encodeWav(stems[type], 16));
+  }
+  const durationSeconds = mixture.left.length / mixture.sampleRate;
+  return {
+    input,
+    engine,
+    sampleRate: mixture.sampleRate,
+    durationSeconds: round(durationSeconds),
+    outputs,
+    timings: { decodeSeconds: round(decodeSeconds), separateSeconds: round(separateSeconds), totalSeconds: round(seconds(started)) },
+    realTimeFactor: round(durationSeconds / separateSeconds, 1),
+    peakRssMB: round(process.resourceUsage().maxRSS / 1024, 0),
+  };
+}
+
+async function analyze(input: string) {
+  const audio = await decodeAudio(input);
+  return { input, durationSeconds: round(audio.left.length / audio.sampleRate), ...analyzeAudio(audio) };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { out: { type: 'string', short: 'o' }, engine: { type: 'string', short: 'e', default: 'fast' }, model: { type: 'string' } },
+  });
+  const [command, input] = positionals;
+  if (!input || (command !== 'split' && command !== 'analyze')) throw new UsageError(USAGE);
+  if (command === 'analyze') return print(await analyze(resolve(input)));
+  if (!values.out) throw new UsageError(`split needs --out <dir>\n${USAGE}`);
+  const engine = values.engine as EngineName;
+  if (!ENGINE_NAMES.includes(engine)) throw new UsageError(`unknown engine "${values.engine}" (fast, hybrid or quality)`);
+  print(await split(resolve(input), resolve(values.out), engine, values.model));
+}
+
+function print(result: unknown): void {
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+}
+
+main(process.argv.slice(2)).catch((error: Error) => {
+  process.stderr.write(`${error instanceof UsageError ? error.message : `stems: ${error.message}`}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});
