@@ -45,11 +45,13 @@ export function stackProfile(profile) {
     OIDC_CLIENT_SECRET: 'stemdeck-gateway-dev-secret',
     SESSION_SECRET: `stemdeck-${profile}-session-secret-change-me-in-production`,
     FRONTEND_DIR: join(ROOT, 'frontend', 'dist'),
+    MEDIA_WORK_DIR: join(dataDir, 'media-work'),
   };
   return { profile, ports, dataDir, publicUrl, appEnv, s3 };
 }
 
 const children = [];
+let stopping = false;
 
 function log(message) {
   process.stderr.write(`[stack] ${message}\n`);
@@ -65,7 +67,20 @@ function launch(name, command, args, { cwd = ROOT, env = {}, logDir }) {
   const entry = { name, child, logFile, exited: null };
   child.on('exit', (code, signal) => (entry.exited = { code, signal }));
   children.push(entry);
+  // Tests find a service's process here (e.g. to kill it mid-job and watch the work survive).
+  const pidDir = join(logDir, '..', 'pids');
+  mkdirSync(pidDir, { recursive: true });
+  writeFileSync(join(pidDir, `${name}.pid`), String(child.pid));
   return entry;
+}
+
+/** Restarts a NATS service that dies on its own, as Kubernetes would restart its pod. */
+function supervise(entry, relaunch) {
+  entry.child.on('exit', (code, signal) => {
+    if (stopping) return;
+    log(`${entry.name} exited (${code ?? signal}); restarting`);
+    setTimeout(() => !stopping && supervise(relaunch(), relaunch), 500);
+  });
 }
 
 function tail(file, lines = 25) {
@@ -200,7 +215,10 @@ export async function startApps(stack, extraEnv = {}) {
     if (!existsSync(main)) throw new Error(`${main} is missing; run npm run build`);
   }
   const env = { ...stack.appEnv, ...extraEnv };
-  for (const name of SERVICES) launch(name, process.execPath, ['--enable-source-maps', join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env });
+  for (const name of SERVICES) {
+    const start = () => launch(name, process.execPath, ['--enable-source-maps', join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env });
+    supervise(start(), start);
+  }
   const gateway = launch('gateway', process.execPath, ['--enable-source-maps', join(ROOT, 'services', 'gateway', 'dist', 'main.js')], { logDir, env });
   const readyz = `http://127.0.0.1:${stack.ports.gateway}/readyz`;
   await waitFor(gateway, 'ready (/readyz 200)', httpOk(readyz), 90_000).catch(async (error) => {
@@ -214,6 +232,7 @@ export async function startApps(stack, extraEnv = {}) {
 
 /** Stops every process this module started: SIGTERM, then SIGKILL after a grace period. */
 export async function stopAll(graceMs = 8000) {
+  stopping = true;
   const running = children.filter((c) => !c.exited);
   for (const entry of running.reverse()) {
     try {

@@ -9,6 +9,15 @@ const stack = stackProfile('test');
 const resultsFile = join(stack.dataDir, '..', 'test-results.json');
 const spansFile = join(stack.dataDir, '..', 'test-spans.jsonl');
 let sink;
+// The test stack runs the `hybrid` engine on a model the project generates (no weights can be downloaded),
+// leaves `quality` unconfigured (its requests must answer 409), and redelivers an unacknowledged job fast.
+const testModel = join(stack.dataDir, '..', 'models', 'test-hybrid.onnx');
+const appExtraEnv = {
+  OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${stack.ports.otlp}`,
+  OTEL_BSP_SCHEDULE_DELAY: '200',
+  STEM_MODEL_HYBRID: testModel,
+  SEPARATION_ACK_WAIT_MS: '3000',
+};
 
 async function finish(code, summary) {
   await stopAll();
@@ -26,7 +35,9 @@ try {
   rmSync(resultsFile, { force: true });
   sink = await startOtlpSink(stack.ports.otlp, spansFile);
   await startInfra(stack, { fresh: true });
-  await startApps(stack, { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${stack.ports.otlp}`, OTEL_BSP_SCHEDULE_DELAY: '200' });
+  mkdirSync(join(stack.dataDir, '..', 'models'), { recursive: true });
+  await run(process.execPath, ['-e', "require('./libs/audio/dist').writeTestSeparationModel(process.argv[1])", testModel]);
+  await startApps(stack, appExtraEnv);
 } catch (error) {
   process.stderr.write(`[test] could not start the stack: ${error.message}\n`);
   await finish(1, 'tests: 0 passed, 1 failed');
@@ -35,6 +46,7 @@ try {
 const testEnv = {
   ...process.env,
   ...stack.appEnv,
+  ...appExtraEnv,
   STEMDECK_URL: stack.publicUrl,
   STEMDECK_KEYCLOAK_URL: `http://localhost:${stack.ports.keycloak}`,
   STEMDECK_DATA_DIR: stack.dataDir,
