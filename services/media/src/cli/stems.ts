@@ -26,6 +26,9 @@ const USAGE = `usage:
 
 class UsageError extends Error {}
 
+/** `npm run` moves to the repo root; paths are the user's, relative to where they typed the command. */
+const fromUser = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
+
 function separatorFor(engine: EngineName, model: string | undefined): Separator {
   if (engine === 'fast') return createFastSeparator();
   const modelPath = model ?? process.env[engine === 'hybrid' ? 'STEM_MODEL_HYBRID' : 'STEM_MODEL_QUALITY'];
@@ -86,11 +89,11 @@ async function main(argv: string[]): Promise<void> {
   });
   const [command, input] = positionals;
   if (!input || (command !== 'split' && command !== 'analyze')) throw new UsageError(USAGE);
-  if (command === 'analyze') return print(await analyze(resolve(input)));
+  if (command === 'analyze') return print(await analyze(fromUser(input)));
   if (!values.out) throw new UsageError(`split needs --out <dir>\n${USAGE}`);
   const engine = values.engine as EngineName;
   if (!ENGINE_NAMES.includes(engine)) throw new UsageError(`unknown engine "${values.engine}" (fast, hybrid or quality)`);
-  print(await split(resolve(input), resolve(values.out), engine, values.model));
+  print(await split(fromUser(input), fromUser(values.out), engine, values.model));
 }
 
 function print(result: unknown): void {

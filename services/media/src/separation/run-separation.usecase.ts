@@ -45,6 +45,7 @@ export class RunSeparationUseCase {
     }
     try {
       await this.jobs.markProcessing(ownerId, jobId);
+      this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: 0 });
       const separator = this.engines.get(engine);
       const mixture = await this.tools.decode(await this.storage.presignedReadUrl(project.audioKey));
       item.heartbeat();

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CSRF } from '../support/env';
+import { listen, makeClip, upload } from '../support/media';
+import { signIn, type SignedInAgent } from '../support/sign-in';
+
+const json = { ...CSRF, 'content-type': 'application/json' };
+
+describe('projects and stems', () => {
+  let demo: SignedInAgent;
+  let rival: SignedInAgent;
+  let projectId: string;
+  let stems: Array<{ id: string; type: string; url: string; volume: number; muted: boolean }>;
+
+  beforeAll(async () => {
+    [demo, rival] = await Promise.all([signIn('demo', 'demo'), signIn('rival', 'rival')]);
+    const live = await listen(demo);
+    const response = await upload(demo, makeClip('projects-fixture.ogg', 6, { codecArgs: ['-c:a', 'libvorbis'] }));
+    expect(response.status).toBe(201);
+    projectId = ((await response.json()) as { project: { id: string } }).project.id;
+    await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === projectId, 30_000);
+    live.close();
+    stems = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems;
+  }, 60_000);
+
+  it('lists and reads the owner\'s project with its analysis', async () => {
+    const list = (await (await demo.fetch('/api/projects')).json()) as Array<{ id: string }>;
+    expect(list.map((p) => p.id)).toContain(projectId);
+    const project = await (await demo.fetch(`/api/projects/${projectId}`)).json();
+    expect(project).toMatchObject({ id: projectId, originalFile: 'projects-fixture.ogg', activeEngine: 'fast' });
+    const analysis = (await (await demo.fetch(`/api/projects/${projectId}/analysis`)).json()) as { spotifyFeatures: Record<string, number> };
+    const features = analysis.spotifyFeatures;
+    for (const name of ['danceability', 'energy', 'valence', 'acousticness', 'instrumentalness', 'liveness', 'speechiness']) {
+      expect(features[name]).toBeGreaterThanOrEqual(0);
+      expect(features[name]).toBeLessThanOrEqual(1);
+      expect(Math.round(features[name] * 100) / 100).toBe(features[name]);
+    }
+    expect(features.duration_ms).toBeGreaterThan(5500);
+    expect(features.key).toBeGreaterThanOrEqual(-1);
+    expect([0, 1]).toContain(features.mode);
+    expect(features.time_signature).toBeGreaterThanOrEqual(3);
+  });
+
+  it('creates a project from JSON and validates the fields', async () => {
+    const created = await demo.fetch('/api/projects', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name: 'Sketch', originalFile: 'sketch.wav', duration: 93.5, bpm: 124, key: 'A minor' }),
+    });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ id: expect.any(String), name: 'Sketch', duration: 93.5, bpm: 124, source: 'manual' });
+
+    const bad = await demo.fetch('/api/projects', { method: 'POST', headers: json, body: JSON.stringify({ originalFile: '', duration: 'long' }) });
+    expect(bad.status).toBe(400);
+    const { message } = (await bad.json()) as { message: string };
+    expect(message).toContain('name: Required');
+    expect(message).toContain('originalFile: Required');
+    expect(message).toContain('duration: Expected number, received string');
+  });
+
+  it('updates a stem\'s volume (dB) and mute, refusing values out of range', async () => {
+    const stem = stems[0]!;
+    const updated = await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ volume: -6.5, muted: true }) });
+    expect(updated.status).toBe(200);
+    expect(await updated.json()).toMatchObject({ id: stem.id, volume: -6.5, muted: true });
+    const reread = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems;
+    expect(reread.find((s) => s.id === stem.id)).toMatchObject({ volume: -6.5, muted: true });
+
+    for (const body of [{ volume: 12.5 }, { volume: -61 }, { muted: 'yes' }, { url: 'http://evil' }]) {
+      const response = await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
+      expect(response.status).toBe(400);
+    }
+  });
+
+  it('streams stems to their owner with range support', async () => {
+    const stem = stems.find((s) => s.type === 'bass')!;
+    const whole = await demo.fetch(stem.url);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(whole.headers.get('content-type')).toBe('audio/wav');
+    const bytes = Buffer.from(await whole.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    // 6 s of 16-bit stereo at the source rate (44.1 kHz) plus the 44-byte header.
+    expect(bytes.length).toBe(44 + 6 * 44100 * 4);
+
+    const part = await demo.fetch(stem.url, { headers: { range: 'bytes=1000-1999' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 1000-1999/${bytes.length}`);
+    expect(Buffer.from(await part.arrayBuffer())).toEqual(bytes.subarray(1000, 2000));
+
+    const suffix = await demo.fetch(stem.url, { headers: { range: 'bytes=-10' } });
+    expect(Buffer.from(await suffix.arrayBuffer())).toEqual(bytes.subarray(bytes.length - 10));
+
+    const beyond = await demo.fetch(stem.url, { headers: { range: `bytes=${bytes.length}-` } });
+    expect(beyond.status).toBe(416);
+    expect(beyond.headers.get('content-range')).toBe(`bytes */${bytes.length}`);
+
+    const original = await demo.fetch(`/api/projects/${projectId}/audio`, { headers: { range: 'bytes=0-3' } });
+    expect(original.status).toBe(206);
+    expect(Buffer.from(await original.arrayBuffer()).toString('latin1')).toBe('OggS');
+  });
+
+  it('hides everything of one user from another (404)', async () => {
+    const stem = stems[0]!;
+    const stemNow = async () => ((await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems).find((s) => s.id === stem.id)!;
+    const before = await stemNow();
+    const attempts: Array<[string, RequestInit?]> = [
+      [`/api/projects/${projectId}`],
+      [`/api/projects/${projectId}/stems`],
+      [`/api/projects/${projectId}/analysis`],
+      [`/api/projects/${projectId}/audio`],
+      [stem.url],
+      [`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ muted: !before.muted, volume: -42 }) }],
+      [`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'fast' }) }],
+    ];
+    for (const [path, init] of attempts) {
+      const response = await rival.fetch(path, init);
+      expect([path, response.status]).toEqual([path, 404]);
+    }
+    const list = (await (await rival.fetch('/api/projects')).json()) as Array<{ id: string }>;
+    expect(list.map((p) => p.id)).not.toContain(projectId);
+    // The owner's stem is untouched by the rival's attempt.
+    expect(await stemNow()).toEqual(before);
+  });
+
+  it('lists the engines: fast always, hybrid from its model, quality not installed (409)', async () => {
+    const engines = (await (await demo.fetch('/api/engines')).json()) as Array<{ engine: string; available: boolean; reason: string | null }>;
+    expect(engines.map((e) => [e.engine, e.available])).toEqual([
+      ['fast', true],
+      ['hybrid', true],
+      ['quality', false],
+    ]);
+    expect(engines[2]!.reason).toContain('engine not installed');
+
+    const refused = await demo.fetch(`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'quality' }) });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toContain('engine not installed');
+
+    const unknown = await demo.fetch(`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'magic' }) });
+    expect(unknown.status).toBe(400);
+  });
+
+  it('runs the hybrid engine (ONNX runner on the generated model) and makes its stems the active set', async () => {
+    const live = await listen(demo);
+    const response = await demo.fetch(`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'hybrid' }) });
+    expect(response.status).toBe(202);
+    expect(await response.json()).toMatchObject({ projectId, engine: 'hybrid', status: expect.stringMatching(/queued|processing/) });
+    const ready = await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === projectId && e.engine === 'hybrid', 30_000);
+    live.close();
+    expect((ready.stems as unknown[]).length).toBe(4);
+    const active = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as Array<{ engine: string; quality: string }>;
+    expect(active.map((s) => [s.engine, s.quality])).toEqual(Array(4).fill(['hybrid', 'excellent']));
+
+    // Asking again for finished stems switches back without a new job.
+    const again = await demo.fetch(`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'fast' }) });
+    expect(await again.json()).toMatchObject({ engine: 'fast', status: 'completed' });
+    const fast = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as Array<{ engine: string }>;
+    expect(fast.every((s) => s.engine === 'fast')).toBe(true);
+  }, 60_000);
+
+  it('finishes a job when the media service is killed mid-job and comes back', async () => {
+    const pidFile = join(process.env.STEMDECK_DATA_DIR ?? '.data/test', 'pids', 'media.pid');
+    const live = await listen(demo);
+    const response = await upload(demo, makeClip('long-take.mp3', 300, { codecArgs: ['-b:a', '64k'] }));
+    expect(response.status).toBe(201);
+    const id = ((await response.json()) as { project: { id: string } }).project.id;
+    await live.waitFor((e) => e.type === 'stems_progress' && e.projectId === id, 30_000);
+    const killedPid = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(-killedPid, 'SIGKILL');
+
+    const ready = await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === id, 90_000);
+    live.close();
+    expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(killedPid);
+    expect((ready.stems as unknown[]).length).toBe(4);
+    const stored = (await (await demo.fetch(`/api/projects/${id}/stems`)).json()) as unknown[];
+    expect(stored).toHaveLength(4);
+  }, 120_000);
+});

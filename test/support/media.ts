@@ -1,0 +1,105 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, openAsBlob, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'minio';
+import WebSocket from 'ws';
+import { BASE_URL, CSRF } from './env';
+import type { SignedInAgent } from './sign-in';
+
+const MEDIA_DIR = join(process.env.STEMDECK_DATA_DIR ?? '.data/test', 'fixtures');
+
+/**
+ * Renders a test clip with ffmpeg: a bass tone, a higher tone and a 2 Hz noise pulse (a beat), stereo
+ * 44.1 kHz, encoded by the extension's format. `video: true` adds a test-pattern picture track.
+ */
+export function makeClip(fileName: string, seconds: number, options: { video?: boolean; codecArgs?: string[] } = {}): string {
+  mkdirSync(MEDIA_DIR, { recursive: true });
+  const path = join(MEDIA_DIR, fileName);
+  if (existsSync(path)) return path;
+  const inputs = [
+    '-f', 'lavfi', '-i', `sine=frequency=110:sample_rate=44100:duration=${seconds}`,
+    '-f', 'lavfi', '-i', `sine=frequency=660:sample_rate=44100:duration=${seconds}`,
+    '-f', 'lavfi', '-i', `anoisesrc=color=white:amplitude=0.5:sample_rate=44100:duration=${seconds},volume='if(lt(mod(t,0.5),0.05),1,0)':eval=frame`,
+  ];
+  const video = options.video ? ['-f', 'lavfi', '-i', `testsrc=size=320x240:rate=15:duration=${seconds}`] : [];
+  const mix = '[0:a][1:a][2:a]amix=inputs=3:normalize=0,pan=stereo|c0=c0|c1=c0[a]';
+  const maps = options.video ? ['-map', '[a]', '-map', '3:v', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'] : ['-map', '[a]'];
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...inputs, ...video, '-filter_complex', mix, ...maps, ...(options.codecArgs ?? []), path]);
+  return path;
+}
+
+export function fixturePath(fileName: string): string {
+  mkdirSync(MEDIA_DIR, { recursive: true });
+  return join(MEDIA_DIR, fileName);
+}
+
+/** POST /api/upload as the panels do: multipart with the file in `audio` (or `file`). */
+export async function upload(agent: SignedInAgent, path: string, options: { field?: string; fileName?: string } = {}): Promise<Response> {
+  const form = new FormData();
+  form.append(options.field ?? 'audio', await openAsBlob(path), options.fileName ?? path.split('/').pop());
+  return agent.fetch('/api/upload', { method: 'POST', headers: CSRF, body: form });
+}
+
+/** The object storage the stack writes to, for proving what was (not) kept. */
+export function storage(): { client: Client; bucket: string } {
+  const endpoint = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:19000');
+  const client = new Client({
+    endPoint: endpoint.hostname,
+    port: Number(endpoint.port),
+    useSSL: false,
+    accessKey: process.env.S3_ACCESS_KEY ?? 'stemdeck',
+    secretKey: process.env.S3_SECRET_KEY ?? 'stemdeck-dev-secret',
+    pathStyle: true,
+  });
+  return { client, bucket: process.env.S3_BUCKET ?? 'stemdeck' };
+}
+
+export async function objectKeys(prefix: string): Promise<string[]> {
+  const { client, bucket } = storage();
+  const keys: string[] = [];
+  for await (const item of client.listObjectsV2(bucket, prefix, true)) if (item.name) keys.push(item.name);
+  return keys;
+}
+
+export async function incompleteUploads(prefix: string): Promise<string[]> {
+  const { client, bucket } = storage();
+  const keys: string[] = [];
+  for await (const item of client.listIncompleteUploads(bucket, prefix, true) as AsyncIterable<{ key: string }>) keys.push(item.key);
+  return keys;
+}
+
+export async function ownerIdOf(agent: SignedInAgent): Promise<string> {
+  return ((await (await agent.fetch('/api/auth/user')).json()) as { id: string }).id;
+}
+
+export type LiveEvent = Record<string, unknown> & { type: string };
+
+/** A signed-in /ws connection that records every message; `waitFor` resolves on the first match. */
+export async function listen(agent: SignedInAgent) {
+  const socket = new WebSocket(`${BASE_URL.replace(/^http/, 'ws')}/ws`, { headers: { cookie: agent.cookie, origin: BASE_URL } });
+  const seen: LiveEvent[] = [];
+  const waiters: Array<{ match: (e: LiveEvent) => boolean; resolve: (e: LiveEvent) => void }> = [];
+  socket.on('message', (data) => {
+    const event = JSON.parse(data.toString()) as LiveEvent;
+    seen.push(event);
+    for (const waiter of [...waiters]) {
+      if (waiter.match(event)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(event);
+      }
+    }
+  });
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  return {
+    seen,
+    waitFor(match: (e: LiveEvent) => boolean, timeoutMs = 20_000): Promise<LiveEvent> {
+      const earlier = seen.find(match);
+      if (earlier) return Promise.resolve(earlier);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching live event within ${timeoutMs} ms; saw ${JSON.stringify(seen.map((e) => e.type))}`)), timeoutMs);
+        waiters.push({ match, resolve: (e) => (clearTimeout(timer), resolve(e)) });
+      });
+    },
+    close: () => socket.close(),
+  };
+}
