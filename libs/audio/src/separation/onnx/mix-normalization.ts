@@ -20,8 +20,9 @@ export function mixStatistics(left: Float32Array, right: Float32Array): MixStati
   return { mean, scale: std + 1e-8 };
 }
 
-export function normalizeInPlace(samples: Float32Array, { mean, scale }: MixStatistics): void {
-  for (let i = 0; i < samples.length; i++) samples[i] = (samples[i] - mean) / scale;
+/** A normalised copy: the caller's mixture stays untouched. */
+export function normalized(samples: Float32Array, { mean, scale }: MixStatistics): Float32Array {
+  return samples.map((sample) => (sample - mean) / scale);
 }
 
 /** Undoes the normalisation on a model output (Demucs adds the mean back to every source). */

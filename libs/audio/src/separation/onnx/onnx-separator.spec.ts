@@ -159,6 +159,7 @@ describe('OnnxSeparator', () => {
 
   it('normalises the mix as Demucs does when asked, and undoes it on the stems', async () => {
     const mix = testMix(1.5, { offset: 0.1 });
+    const untouched = mix.left.slice();
     const { mean } = mixStatistics(mix.left, mix.right);
     const separator = new OnnxSeparator('hybrid', { modelPath: fixedModel, normalize: true });
     const stems = await separator.separate(mix);
@@ -166,6 +167,7 @@ describe('OnnxSeparator', () => {
     // drums = 0.2 x the normalised left, scaled back, plus the mean (Demucs adds it to every source).
     const expected = mix.left.map((x) => 0.2 * (x - mean) + mean);
     expect(maxAbsDifference(stems.drums.left, expected)).toBeLessThan(1e-5);
+    expect(mix.left).toEqual(untouched);
   });
 
   it('maps model outputs to stems in the order the spec gives', async () => {

@@ -1,6 +1,6 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { STEM_TYPES, type EngineName, type SeparationProgress, type Separator, type StemSet, type StemType, type StereoAudio } from '../../types';
-import { denormalizeInPlace, mixStatistics, normalizeInPlace } from './mix-normalization';
+import { denormalizeInPlace, mixStatistics, normalized } from './mix-normalization';
 import { describeSession, openModelSession } from './model-session';
 import { Resampler } from './resample';
 import { OverlapAdd, readSegment, segmentOffsets } from './segments';
@@ -28,6 +28,7 @@ export const DEMUCS_SOURCE_ORDER: readonly StemType[] = ['drums', 'bass', 'other
 const DEFAULT_MODEL_RATE = 44_100;
 const DEFAULT_OVERLAP = 0.25;
 const DEFAULT_SEGMENT_SECONDS = 7.8;
+const EMPTY_ROW = new Float32Array(0);
 
 /** What `load` learns from the model file: how to call it and how long each window is. */
 interface LoadedModel {
@@ -81,21 +82,24 @@ export class OnnxSeparator implements Separator {
     const { left, right, sampleRate } = mixture;
     if (left.length !== right.length) throw new RangeError(`left and right differ in length (${left.length} vs ${right.length})`);
     const model = await this.loaded();
-    const { modelRate, sources } = this;
     const normalize = this.spec.normalize ?? false;
-    const toModel = new Resampler(sampleRate, modelRate);
-    const channels = [toModel.process(left), toModel.process(right)];
+    const toModelRate = rateConverter(sampleRate, this.modelRate);
+    let channels = [toModelRate(left), toModelRate(right)];
     const statistics = normalize && channels[0].length > 0 ? mixStatistics(channels[0], channels[1]) : null;
-    if (statistics) channels.forEach((channel) => normalizeInPlace(channel, statistics));
+    if (statistics) channels = channels.map((channel) => normalized(channel, statistics));
 
     const rows = await this.runWindows(model, channels, onProgress);
     if (statistics) rows.forEach((row) => denormalizeInPlace(row, statistics));
 
-    const fromModel = new Resampler(modelRate, sampleRate);
-    const atMixtureRate = (row: Float32Array) => fitLength(fromModel.process(row), left.length);
+    const toMixtureRate = rateConverter(this.modelRate, sampleRate);
+    const takeRow = (index: number) => {
+      const row = rows[index];
+      rows[index] = EMPTY_ROW; // let go of each model-rate row once converted: long songs need a lot of memory
+      return fitLength(toMixtureRate(row), left.length);
+    };
     const stems = {} as StemSet;
-    sources.forEach((stem, source) => {
-      stems[stem] = { sampleRate, left: atMixtureRate(rows[2 * source]), right: atMixtureRate(rows[2 * source + 1]) };
+    this.sources.forEach((stem, source) => {
+      stems[stem] = { sampleRate, left: takeRow(2 * source), right: takeRow(2 * source + 1) };
     });
     return stems;
   }
@@ -160,6 +164,13 @@ function chooseSegmentLength(spec: OnnxSeparatorSpec, contract: SeparationContra
     );
   }
   return fixed ?? requested ?? Math.round(DEFAULT_SEGMENT_SECONDS * modelRate);
+}
+
+/** Converts whole channels between two rates; the identity (no copy) when they are equal. */
+function rateConverter(fromRate: number, toRate: number): (samples: Float32Array) => Float32Array {
+  if (fromRate === toRate) return (samples) => samples;
+  const resampler = new Resampler(fromRate, toRate);
+  return (samples) => resampler.process(samples);
 }
 
 /** Resampling rounds lengths up; trim (or zero-extend) back to the mixture's exact length. */
