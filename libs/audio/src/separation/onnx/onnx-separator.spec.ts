@@ -210,6 +210,7 @@ describe('OnnxSeparator', () => {
       expect(() => new OnnxSeparator('hybrid', { modelPath: fixedModel, sources: ['drums', 'bass', 'other', 'other'] })).toThrow(RangeError);
       expect(() => new OnnxSeparator('hybrid', { modelPath: fixedModel, overlap: 1 })).toThrow(RangeError);
       expect(() => new OnnxSeparator('hybrid', { modelPath: fixedModel, segmentSeconds: 0 })).toThrow(RangeError);
+      expect(() => new OnnxSeparator('hybrid', { modelPath: fixedModel, sampleRate: 44_100.5 })).toThrow(RangeError);
     });
 
     it('rejects channels of different lengths', async () => {

@@ -55,6 +55,7 @@ export class OnnxSeparator implements Separator {
   ) {
     this.sources = checkSources(spec.sources ?? DEMUCS_SOURCE_ORDER);
     this.modelRate = spec.sampleRate ?? DEFAULT_MODEL_RATE;
+    if (!(Number.isInteger(this.modelRate) && this.modelRate > 0)) throw new RangeError(`sampleRate must be a positive integer, got ${this.modelRate}`);
     this.overlap = spec.overlap ?? DEFAULT_OVERLAP;
     if (!(this.overlap >= 0 && this.overlap < 1)) throw new RangeError(`overlap must be in [0, 1), got ${this.overlap}`);
     if (spec.segmentSeconds !== undefined && !(spec.segmentSeconds > 0)) {
@@ -82,10 +83,9 @@ export class OnnxSeparator implements Separator {
     const { left, right, sampleRate } = mixture;
     if (left.length !== right.length) throw new RangeError(`left and right differ in length (${left.length} vs ${right.length})`);
     const model = await this.loaded();
-    const normalize = this.spec.normalize ?? false;
     const toModelRate = rateConverter(sampleRate, this.modelRate);
     let channels = [toModelRate(left), toModelRate(right)];
-    const statistics = normalize && channels[0].length > 0 ? mixStatistics(channels[0], channels[1]) : null;
+    const statistics = this.spec.normalize && channels[0].length > 0 ? mixStatistics(channels[0], channels[1]) : null;
     if (statistics) channels = channels.map((channel) => normalized(channel, statistics));
 
     const rows = await this.runWindows(model, channels, onProgress);
