@@ -42,7 +42,10 @@ export class EngineRegistry implements OnModuleInit {
       }
       try {
         const modelPath = await this.resolveModel(configured);
-        this.separators.set(engine, new OnnxSeparator(engine, { modelPath, sampleRate: this.config.STEM_MODEL_SAMPLE_RATE }));
+        const separator = new OnnxSeparator(engine, { modelPath, sampleRate: this.config.STEM_MODEL_SAMPLE_RATE });
+        // Opening the session checks the model's inputs and outputs now, not on a user's first request.
+        await separator.load();
+        this.separators.set(engine, separator);
         this.logger.log(`${engine} engine: ${modelPath}`);
       } catch (error) {
         this.unavailable.set(engine, `${engine} engine not installed: ${variable} (${configured}) ${(error as Error).message}`);
