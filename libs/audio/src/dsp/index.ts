@@ -1,1 +1,3 @@
-export {};
+export * from './window';
+export * from './stft';
+export * from './median';
