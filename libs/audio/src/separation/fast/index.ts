@@ -1,1 +1,1 @@
-export {};
+export { FastSeparator, createFastSeparator, type FastSeparatorOptions } from './fast-separator';

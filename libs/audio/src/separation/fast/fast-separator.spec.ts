@@ -1,0 +1,86 @@
+import { STEM_TYPES, type SeparationProgress, type StemSet, type StereoAudio } from '../../types';
+import { globalSdr } from '../metrics';
+import { createFastSeparator } from './fast-separator';
+import { toyMultitrack } from './test-signals';
+
+// Typed-array code runs several times slower under jest's module sandbox than in plain node.
+jest.setTimeout(30_000);
+
+const inThread = () => createFastSeparator({ threads: 0 });
+
+function maxSumError(stems: StemSet, mixture: StereoAudio): number {
+  let max = 0;
+  for (const channel of ['left', 'right'] as const) {
+    for (let i = 0; i < mixture[channel].length; i++) {
+      const sum = STEM_TYPES.reduce((total, stem) => total + stems[stem][channel][i], 0);
+      max = Math.max(max, Math.abs(sum - mixture[channel][i]));
+    }
+  }
+  return max;
+}
+
+describe('FastSeparator', () => {
+  it('is the fast engine', () => {
+    expect(inThread().engine).toBe('fast');
+  });
+
+  it('puts a low sine in bass, clicks in drums, a centred vibrato tone in vocals and a panned tone in other', async () => {
+    const { mixture, stems } = toyMultitrack(44100, 6);
+    const out = await inThread().separate(mixture);
+    // ≥ 4 dB: less than 40 % of the source's energy is missing from, or foreign to, its stem.
+    const below4dB = STEM_TYPES.filter((stem) => !(globalSdr(stems[stem], out[stem]) >= 4));
+    expect(below4dB).toEqual([]);
+  });
+
+  it('returns four stems at the input rate and length that add up to the mixture', async () => {
+    const { mixture } = toyMultitrack(48000, 2.7);
+    const out = await inThread().separate(mixture);
+    for (const stem of STEM_TYPES) {
+      expect(out[stem].sampleRate).toBe(48000);
+      expect(out[stem].left.length).toBe(mixture.left.length);
+      expect(out[stem].right.length).toBe(mixture.left.length);
+    }
+    expect(maxSumError(out, mixture)).toBeLessThan(1e-6);
+  });
+
+  it('gives the same stems on every run (no randomness)', async () => {
+    const { mixture } = toyMultitrack(22050, 3);
+    const [first, second] = [await inThread().separate(mixture), await inThread().separate(mixture)];
+    for (const stem of STEM_TYPES) {
+      expect(Buffer.from(first[stem].left.buffer).equals(Buffer.from(second[stem].left.buffer))).toBe(true);
+      expect(Buffer.from(first[stem].right.buffer).equals(Buffer.from(second[stem].right.buffer))).toBe(true);
+    }
+  });
+
+  it('separates in the calling thread when the worker script is not built (as under jest)', async () => {
+    const { mixture } = toyMultitrack(22050, 2);
+    const withThreads = await createFastSeparator({ threads: 2 }).separate(mixture);
+    const withoutThreads = await inThread().separate(mixture);
+    for (const stem of STEM_TYPES) expect(withThreads[stem].left).toEqual(withoutThreads[stem].left);
+  });
+
+  it('handles empty and shorter-than-a-frame input', async () => {
+    for (const length of [0, 100]) {
+      const mixture = { sampleRate: 44100, left: new Float32Array(length).fill(0.25), right: new Float32Array(length) };
+      const out = await inThread().separate(mixture);
+      for (const stem of STEM_TYPES) expect(out[stem].left.length).toBe(length);
+      expect(maxSumError(out, mixture)).toBeLessThan(1e-6);
+    }
+  });
+
+  it('reports progress from 0 to 1, never going back, over a track of several segments that add up to it', async () => {
+    const { mixture } = toyMultitrack(8000, 30.1);
+    const fractions: number[] = [];
+    const out = await inThread().separate(mixture, ({ fraction }: SeparationProgress) => fractions.push(fraction));
+    expect(maxSumError(out, mixture)).toBeLessThan(1e-6);
+    expect(fractions[0]).toBe(0);
+    expect(fractions[fractions.length - 1]).toBe(1);
+    expect(fractions.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]);
+  });
+
+  it('rejects channels of different lengths', async () => {
+    const mixture = { sampleRate: 44100, left: new Float32Array(10), right: new Float32Array(11) };
+    await expect(inThread().separate(mixture)).rejects.toThrow(/differ in length/);
+  });
+});

@@ -1,0 +1,93 @@
+import { availableParallelism } from 'node:os';
+import { StereoStft, type StereoSamples } from '../../dsp';
+import type { SeparationProgress, Separator, StemSet, StereoAudio } from '../../types';
+import { fastParameters } from './parameters';
+import { SegmentSeparator, type StemBuffers } from './separate-segment';
+import { maxAnalysisFrames, planSegments } from './segments';
+import { segmentWorkerAvailable, separateInWorkers } from './worker-pool';
+
+export interface FastSeparatorOptions {
+  /**
+   * Worker threads to separate on; 0 separates in the calling thread (between segments it yields to the
+   * event loop). Default: one per core, up to 4, or 0 on a single core. Without the compiled worker script
+   * (running from sources) separation always happens in the calling thread. The result is identical either way.
+   */
+  threads?: number;
+}
+
+const MAX_DEFAULT_THREADS = 4;
+
+/**
+ * Stemdeck's own DSP separator: STFT-domain soft masks from harmonic/percussive median filtering, stereo
+ * centre cues and frequency bands (see masks.ts), refined Wiener-style, then resynthesised; 'other' is the
+ * mixture minus the other three stems, so the stems always add back up to the mixture.
+ */
+export class FastSeparator implements Separator {
+  readonly engine = 'fast' as const;
+
+  constructor(private readonly options: FastSeparatorOptions = {}) {}
+
+  async separate(mixture: StereoAudio, onProgress?: (progress: SeparationProgress) => void): Promise<StemSet> {
+    const length = mixture.left.length;
+    if (mixture.right.length !== length) throw new Error('left and right channels differ in length');
+    const params = fastParameters(mixture.sampleRate);
+    const stft = new StereoStft(params.fftSize, params.hop);
+    const segments = planSegments({
+      totalFrames: stft.frameCount(length),
+      overlap: params.fftSize / params.hop,
+      segmentFrames: params.segmentFrames,
+      marginFrames: params.marginFrames,
+    });
+    const threads = Math.min(this.threadCount(), segments.length);
+    const shared = threads > 0;
+    const input = shared ? toShared(mixture) : mixture;
+    const out: StemBuffers = {
+      vocals: allocateStereo(length, shared),
+      drums: allocateStereo(length, shared),
+      bass: allocateStereo(length, shared),
+      other: allocateStereo(length, shared),
+    };
+    const report = (done: number) => onProgress?.({ fraction: segments.length ? done / segments.length : 1 });
+
+    report(0);
+    if (shared) {
+      await separateInWorkers({ params, segments, mixture: input, out }, threads, report);
+    } else {
+      const separator = new SegmentSeparator(params, maxAnalysisFrames(segments));
+      for (let i = 0; i < segments.length; i++) {
+        separator.separate(input, segments[i], out);
+        report(i + 1);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    const { sampleRate } = mixture;
+    return {
+      vocals: { sampleRate, ...out.vocals },
+      drums: { sampleRate, ...out.drums },
+      bass: { sampleRate, ...out.bass },
+      other: { sampleRate, ...out.other },
+    };
+  }
+
+  private threadCount(): number {
+    if (!segmentWorkerAvailable()) return 0;
+    const cores = availableParallelism();
+    return this.options.threads ?? (cores > 1 ? Math.min(cores, MAX_DEFAULT_THREADS) : 0);
+  }
+}
+
+export function createFastSeparator(options?: FastSeparatorOptions): FastSeparator {
+  return new FastSeparator(options);
+}
+
+function allocateStereo(length: number, shared: boolean): StereoSamples {
+  const channel = () => (shared ? new Float32Array(new SharedArrayBuffer(4 * length)) : new Float32Array(length));
+  return { left: channel(), right: channel() };
+}
+
+function toShared(audio: StereoSamples): StereoSamples {
+  const copy = allocateStereo(audio.left.length, true);
+  copy.left.set(audio.left);
+  copy.right.set(audio.right);
+  return copy;
+}
