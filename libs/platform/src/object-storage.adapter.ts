@@ -1,7 +1,7 @@
 import { Client } from 'minio';
 import type { Readable } from 'node:stream';
 
-/** Streams are uploaded in parts of this size, so memory stays flat however large the file. */
+/** Streams are uploaded in parts of this size (S3's minimum is 5 MiB), so memory stays flat however large the file. */
 const STREAM_PART_BYTES = 8 * 1024 * 1024;
 
 export interface StoredObjectInfo {
@@ -35,19 +35,47 @@ export class ObjectStorageAdapter {
       secretKey: config.S3_SECRET_KEY,
       region: config.S3_REGION,
       pathStyle: true,
-      partSize: STREAM_PART_BYTES,
     });
   }
 
   /**
-   * Uploads a stream of unknown length as a multipart upload. `maxBytes` bounds the part-size choice
-   * (the caller enforces the limit itself). On failure the incomplete upload is aborted, so no parts linger.
+   * Uploads a stream of unknown length part by part (S3 multipart), reading the next part only after the
+   * previous one is stored: memory stays at about one part however large the file, and a slow store slows
+   * the reader (backpressure). When the stream fails — a client abort, a size limit — the multipart upload
+   * is aborted, so no parts linger. Small streams become a single PUT.
    */
-  async putStream(key: string, body: Readable, maxBytes: number, contentType = 'application/octet-stream'): Promise<void> {
+  async putStream(key: string, body: AsyncIterable<Buffer>, contentType = 'application/octet-stream'): Promise<void> {
+    let uploadId: string | undefined;
+    const parts: Array<{ part: number; etag: string }> = [];
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const takePending = () => {
+      const payload = Buffer.concat(pending, pendingBytes);
+      pending = [];
+      pendingBytes = 0;
+      return payload;
+    };
+    const uploadPending = async () => {
+      uploadId ??= await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
+      const payload = takePending();
+      const partNumber = parts.length + 1;
+      const { etag } = await this.client.uploadPart(
+        { bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-Length': payload.length } },
+        payload,
+      );
+      parts.push({ part: partNumber, etag });
+    };
     try {
-      await this.client.putObject(this.bucket, key, body, maxBytes, { 'Content-Type': contentType });
+      for await (const chunk of body) {
+        pending.push(chunk);
+        pendingBytes += chunk.length;
+        if (pendingBytes >= STREAM_PART_BYTES) await uploadPending();
+      }
+      if (!uploadId) return await this.putBuffer(key, takePending(), contentType);
+      if (pendingBytes > 0) await uploadPending();
+      await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
     } catch (error) {
-      await this.discard(key);
+      if (uploadId) await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
       throw error;
     }
   }

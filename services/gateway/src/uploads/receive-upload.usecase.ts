@@ -69,12 +69,15 @@ export class ReceiveUploadUseCase {
         return reject(new DomainError(400, 'Malformed multipart upload'));
       }
       let stored: Promise<StoredUpload> | undefined;
+      let body: PassThrough | undefined;
       let failed: Error | undefined;
       // Answer only once the object write has settled, so a failed upload's parts are already gone.
       const fail = (error: Error) => {
         if (failed) return;
         failed = error;
         req.unpipe(parser);
+        // Ends the storage write with the error; putStream then aborts its multipart upload.
+        body?.destroy(error);
         // putStream discards its own incomplete upload; a completed one is removed here.
         const settled = stored ? stored.then((upload) => this.storage.discard(upload.objectKey), () => undefined) : Promise.resolve();
         void settled.finally(() => reject(error));
@@ -87,17 +90,15 @@ export class ReceiveUploadUseCase {
         }
         const projectId = randomUUID();
         const objectKey = originalKey(ownerId, projectId);
-        const body = new PassThrough();
+        const fileBody = new PassThrough();
+        body = fileBody;
         let sizeBytes = 0;
         file.on('data', (chunk: Buffer) => (sizeBytes += chunk.length));
-        file.on('limit', () => {
-          body.destroy(new UploadTooLargeError());
-          fail(new UploadTooLargeError());
-        });
-        file.on('error', (error: Error) => body.destroy(error));
-        file.pipe(body);
+        file.on('limit', () => fail(new UploadTooLargeError()));
+        file.on('error', (error: Error) => fail(error));
+        file.pipe(fileBody);
         stored = this.storage
-          .putStream(objectKey, body, MAX_UPLOAD_BYTES)
+          .putStream(objectKey, fileBody)
           .then(() => ({ projectId, objectKey, fileName: info.filename || 'upload', sizeBytes }));
         stored.catch((error: Error) => fail(error));
       });
