@@ -110,7 +110,7 @@ export class IngestUploadUseCase {
   private async extractAudio(url: string, audioKey: string): Promise<void> {
     const { stream, done } = this.tools.extractAudioTrack(url);
     try {
-      await Promise.all([this.storage.putStream(audioKey, stream, 2 ** 33, 'audio/flac'), done]);
+      await Promise.all([this.storage.putStream(audioKey, stream, 'audio/flac'), done]);
     } catch (error) {
       this.logger.warn(`audio extraction failed: ${(error as Error).message}`);
       throw new RpcFailure(422, UNREADABLE);
