@@ -1,1 +1,3 @@
-export {};
+export { analyzeAudio, type AudioAnalysis } from './analyze';
+export type { SpotifyFeatures } from './features';
+export { KEY_NAMES } from './key';

@@ -1,0 +1,185 @@
+import type { StereoAudio } from '../types';
+
+/**
+ * Synthetic test material for the analysis specs and the benchmark's self-check: clicks, drum grooves, chords.
+ * All of it is deterministic (the "noise" is a fixed xorshift sequence), so the specs see the same audio on
+ * every run.
+ */
+
+export function silence(seconds: number, sampleRate = 44100): StereoAudio {
+  const samples = new Float32Array(Math.round(seconds * sampleRate));
+  return { sampleRate, left: samples, right: samples.slice() };
+}
+
+export function sineTone(frequency: number, seconds: number, amplitude: number, sampleRate = 44100): StereoAudio {
+  const samples = new Float32Array(Math.round(seconds * sampleRate));
+  for (let i = 0; i < samples.length; i++) samples[i] = amplitude * Math.sin((2 * Math.PI * frequency * i) / sampleRate);
+  return { sampleRate, left: samples, right: samples.slice() };
+}
+
+/** A fixed pseudo-noise sequence in [−1, 1) (xorshift32): reproducible "noise" for hats, snares and clicks. */
+export function noiseSequence(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state / 2 ** 31 - 1;
+  };
+}
+
+/** Adds `source` (mono samples) into `target` from `start` on, scaled by `gain`. */
+function addAt(target: Float32Array, source: Float32Array, start: number, gain: number): void {
+  const begin = Math.round(start);
+  for (let i = 0; i < source.length && begin + i < target.length; i++) target[begin + i] += gain * source[i];
+}
+
+function decayingNoise(seconds: number, decaySeconds: number, seed: number, sampleRate: number): Float32Array {
+  const noise = noiseSequence(seed);
+  const out = new Float32Array(Math.round(seconds * sampleRate));
+  for (let i = 0; i < out.length; i++) out[i] = noise() * Math.exp(-i / (decaySeconds * sampleRate));
+  return out;
+}
+
+/** A kick drum: a sine sweeping from 150 Hz down to 50 Hz under a fast decay. */
+function kick(sampleRate: number): Float32Array {
+  const out = new Float32Array(Math.round(0.25 * sampleRate));
+  let phase = 0;
+  for (let i = 0; i < out.length; i++) {
+    const t = i / sampleRate;
+    phase += (2 * Math.PI * (50 + 100 * Math.exp(-t / 0.03))) / sampleRate;
+    out[i] = Math.sin(phase) * Math.exp(-t / 0.08);
+  }
+  return out;
+}
+
+/** A snare: a 180 Hz body and a noise burst, both decaying. */
+function snareDrum(sampleRate: number): Float32Array {
+  const out = decayingNoise(0.2, 0.05, 11, sampleRate);
+  for (let i = 0; i < out.length; i++) {
+    out[i] += 0.8 * Math.sin((2 * Math.PI * 180 * i) / sampleRate) * Math.exp(-i / (0.04 * sampleRate));
+  }
+  return out;
+}
+
+function toStereo(samples: Float32Array, sampleRate: number): StereoAudio {
+  return { sampleRate, left: samples, right: samples.slice() };
+}
+
+/** Short noise clicks on every beat. */
+export function clickTrack(bpm: number, seconds: number, sampleRate = 44100): StereoAudio {
+  const out = new Float32Array(Math.round(seconds * sampleRate));
+  const click = decayingNoise(0.02, 0.004, 7, sampleRate);
+  for (let t = 0; t < seconds; t += 60 / bpm) addAt(out, click, t * sampleRate, 0.5);
+  return toStereo(out, sampleRate);
+}
+
+export interface GrooveOptions {
+  bpm: number;
+  beatsPerBar: 3 | 4;
+  seconds: number;
+  sampleRate?: number;
+}
+
+/**
+ * A drum groove: kick on the downbeat (and beat 3 in 4/4), snare on the other beats' backbeats (2 and 4, or
+ * 2 and 3 in 3/4), closed hats on every eighth note with the on-beat ones louder.
+ */
+export function drumGroove({ bpm, beatsPerBar, seconds, sampleRate = 44100 }: GrooveOptions): StereoAudio {
+  const out = new Float32Array(Math.round(seconds * sampleRate));
+  const kickSound = kick(sampleRate);
+  const snare = snareDrum(sampleRate);
+  const hat = highPassed(decayingNoise(0.05, 0.01, 13, sampleRate));
+  const beat = 60 / bpm;
+  for (let index = 0; index * beat < seconds; index++) {
+    const at = index * beat * sampleRate;
+    const position = index % beatsPerBar;
+    const kickHere = position === 0 || (beatsPerBar === 4 && position === 2);
+    if (kickHere) addAt(out, kickSound, at, 0.7);
+    else addAt(out, snare, at, 0.5);
+    addAt(out, hat, at, 0.25);
+    addAt(out, hat, at + (beat / 2) * sampleRate, 0.15);
+  }
+  return toStereo(out, sampleRate);
+}
+
+function highPassed(samples: Float32Array): Float32Array {
+  const out = new Float32Array(samples.length);
+  for (let i = 1; i < samples.length; i++) out[i] = 0.5 * (samples[i] - samples[i - 1]);
+  return out;
+}
+
+const MAJOR_SCALE = [0, 2, 4, 5, 7, 9, 11];
+const NATURAL_MINOR_SCALE = [0, 2, 3, 5, 7, 8, 10];
+
+export interface TonalOptions {
+  tonicPitchClass: number;
+  mode: 'major' | 'minor';
+  seconds: number;
+  sampleRate?: number;
+}
+
+/**
+ * A chord progression in a key: I–IV–V–I in major, i–iv–V–i in minor (harmonic-minor V, as in common
+ * practice), two seconds per chord, triads in octave 4 plus the root in octave 2, each note a decaying
+ * tone with six harmonics (a plucked-string-like timbre).
+ */
+export function chordProgression({ tonicPitchClass, mode, seconds, sampleRate = 44100 }: TonalOptions): StereoAudio {
+  const scale = mode === 'major' ? MAJOR_SCALE : NATURAL_MINOR_SCALE;
+  const degrees = [0, 3, 4, 0];
+  const out = new Float32Array(Math.round(seconds * sampleRate));
+  const chordSeconds = 2;
+  for (let index = 0; index * chordSeconds < seconds; index++) {
+    const degree = degrees[index % degrees.length];
+    const triad = [0, 2, 4].map((step) => scaleNote(scale, degree + step));
+    if (mode === 'minor' && degree === 4) triad[1] += 1; // raised leading tone
+    const root = 36 + tonicPitchClass + scale[degree];
+    for (const note of [root, ...triad.map((offset) => 60 + tonicPitchClass + offset)]) {
+      addAt(out, harmonicTone(note, chordSeconds, sampleRate), index * chordSeconds * sampleRate, 0.12);
+    }
+  }
+  return toStereo(out, sampleRate);
+}
+
+/** One note per half second up and down the scale, over a held tonic an octave lower. */
+export function scaleRun({ tonicPitchClass, mode, seconds, sampleRate = 44100 }: TonalOptions): StereoAudio {
+  const scale = mode === 'major' ? MAJOR_SCALE : NATURAL_MINOR_SCALE;
+  const run = [0, 1, 2, 3, 4, 5, 6, 7, 6, 5, 4, 3, 2, 1, 0];
+  const out = new Float32Array(Math.round(seconds * sampleRate));
+  for (let index = 0; index * 0.5 < seconds; index++) {
+    const note = 60 + tonicPitchClass + scaleNote(scale, run[index % run.length]);
+    addAt(out, harmonicTone(note, 0.5, sampleRate), index * 0.5 * sampleRate, 0.2);
+  }
+  addAt(out, harmonicTone(48 + tonicPitchClass, seconds, sampleRate, Infinity), 0, 0.08);
+  return toStereo(out, sampleRate);
+}
+
+function scaleNote(scale: number[], step: number): number {
+  return scale[step % 7] + 12 * Math.floor(step / 7);
+}
+
+function harmonicTone(midiNote: number, seconds: number, sampleRate: number, decaySeconds = 0.8): Float32Array {
+  const frequency = 440 * 2 ** ((midiNote - 69) / 12);
+  const out = new Float32Array(Math.round(seconds * sampleRate));
+  for (let harmonic = 1; harmonic <= 6; harmonic++) {
+    const step = (2 * Math.PI * frequency * harmonic) / sampleRate;
+    if (frequency * harmonic > sampleRate / 2) break;
+    for (let i = 0; i < out.length; i++) out[i] += Math.sin(step * i) / harmonic;
+  }
+  for (let i = 0; i < out.length; i++) out[i] *= Math.exp(-i / (decaySeconds * sampleRate)) * Math.min(1, i / 200);
+  return out;
+}
+
+/** Sum of several signals of the same rate (the longest one's length). */
+export function mixSignals(...parts: StereoAudio[]): StereoAudio {
+  const length = Math.max(...parts.map((part) => part.left.length));
+  const left = new Float32Array(length);
+  const right = new Float32Array(length);
+  for (const part of parts) {
+    addAt(left, part.left, 0, 1);
+    addAt(right, part.right, 0, 1);
+  }
+  return { sampleRate: parts[0].sampleRate, left, right };
+}
