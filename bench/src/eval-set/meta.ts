@@ -1,0 +1,52 @@
+import * as path from 'node:path';
+import type { StemType } from '@stemdeck/audio';
+import type { Mode } from './theory';
+
+/** Repository root, from bench/dist/eval-set (or bench/src/eval-set under ts tooling). */
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const DEFAULT_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set');
+export const DEFAULT_QUICK_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-quick');
+
+export const INDEX_FILE = 'index.json';
+export const META_FILE = 'meta.json';
+export const MIXTURE_FILE = 'mixture.wav';
+export function stemFile(stem: StemType): string {
+  return `${stem}.wav`;
+}
+
+/** Ground truth for one track, as written to <track>/meta.json. */
+export interface EvalTrackMeta {
+  id: string;
+  bpm: number;
+  /** e.g. "F# minor". */
+  key: string;
+  /** 0 = C … 11 = B. */
+  tonicPitchClass: number;
+  mode: Mode;
+  timeSignature: 4;
+  durationSeconds: number;
+  genre: string;
+  sampleRate: number;
+  frames: number;
+  generatorVersion: number;
+  /** Which instruments and voice play, for reading results per condition. */
+  arrangement: {
+    voice: 'male' | 'female';
+    drumKit: number;
+    bassProgram: number;
+    other: { program: number; name: string; role: string; pan: number }[];
+  };
+  progressions: Record<'verse' | 'chorus' | 'bridge', string>;
+  /** Chord per bar and section starts, in seconds from the start (bars past the cut omitted). */
+  chords: { startSeconds: number; symbol: string; roman: string }[];
+  sections: { startSeconds: number; kind: string }[];
+  /** Mixture peak after the common gain, dBFS. */
+  mixturePeakDbfs: number;
+}
+
+export interface EvalSetIndex {
+  generatorVersion: number;
+  set: 'full' | 'quick';
+  sampleRate: number;
+  tracks: { id: string; bpm: number; key: string; genre: string; durationSeconds: number }[];
+}

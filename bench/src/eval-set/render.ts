@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import { decodeWav, type StereoAudio } from '@stemdeck/audio';
+
+export const SOUNDFONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
+
+/**
+ * Renders one stem's MIDI file with fluidsynth (offline, float WAV) and fits it to exactly
+ * `frames` samples. Each stem is rendered alone, so its reverb tail belongs to it: the
+ * ground truth stays exact. Chorus is off; the reverb is a small room.
+ */
+export async function renderMidiStem(midiPath: string, wavPath: string, sampleRate: number, frames: number): Promise<StereoAudio> {
+  const args = [
+    '-ni',
+    '-q',
+    '-F', wavPath,
+    '-r', String(sampleRate),
+    '-g', '0.4',
+    '-R', '1',
+    '-C', '0',
+    '-O', 'float',
+    '-T', 'wav',
+    '-o', 'synth.reverb.room-size=0.4',
+    '-o', 'synth.reverb.damp=0.4',
+    '-o', 'synth.reverb.width=0.8',
+    '-o', 'synth.reverb.level=0.6',
+    '-o', 'synth.cpu-cores=1',
+    SOUNDFONT,
+    midiPath,
+  ];
+  await run('fluidsynth', args);
+  const audio = decodeWav(await fs.readFile(wavPath));
+  await fs.rm(wavPath, { force: true });
+  if (audio.sampleRate !== sampleRate) throw new Error(`fluidsynth wrote ${audio.sampleRate} Hz, wanted ${sampleRate}`);
+  return fitLength(audio, frames);
+}
+
+export function fitLength(audio: StereoAudio, frames: number): StereoAudio {
+  const fit = (ch: Float32Array) => {
+    const out = new Float32Array(frames);
+    out.set(ch.subarray(0, Math.min(frames, ch.length)));
+    return out;
+  };
+  return { sampleRate: audio.sampleRate, left: fit(audio.left), right: fit(audio.right) };
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}: ${stderr.trim()}`))));
+  });
+}
+
+/** Runs at most `limit` tasks at a time (fluidsynth processes; the machine has two cores). */
+export function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+}
