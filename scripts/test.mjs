@@ -36,7 +36,7 @@ try {
   sink = await startOtlpSink(stack.ports.otlp, spansFile);
   await startInfra(stack, { fresh: true });
   mkdirSync(join(stack.dataDir, '..', 'models'), { recursive: true });
-  await run(process.execPath, ['-e', "require('./libs/audio/dist').writeTestSeparationModel(process.argv[1])", testModel]);
+  await run(process.execPath, [join(ROOT, 'scripts', 'make-test-model.mjs'), testModel]);
   await startApps(stack, appExtraEnv);
 } catch (error) {
   process.stderr.write(`[test] could not start the stack: ${error.message}\n`);
