@@ -151,6 +151,11 @@ describe('POST /api/upload', () => {
     expect(await incompleteUploads(ownerPrefix)).toEqual([]);
   }, 120_000);
 
+  it('lets a file of exactly 500 MB through the size check (then judges its content)', async () => {
+    const result = await rawUpload(demo, MAX);
+    expect(result).toMatchObject({ status: 415 });
+  }, 120_000);
+
   it('answers 413 at once when the declared length is over the limit', async () => {
     const result = await rawUpload(demo, MAX + 5 * 1024 * 1024, { declareLength: true });
     const { status, sent } = result as { status: number; sent: number };

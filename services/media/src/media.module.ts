@@ -4,6 +4,7 @@ import { NatsEventBus, ServiceKitModule } from '@stemdeck/platform';
 import { MediaConfig } from './config';
 import { MediaController } from './media.controller';
 import { MEDIA_CONFIG } from './media-config.token';
+import { DecodedAudioCache } from './media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from './media-tools/media-tools.adapter';
 import { CreateProjectUseCase } from './projects/create-project.usecase';
 import { ProjectQueries } from './projects/project-queries';
@@ -57,6 +58,7 @@ export class MediaModule implements OnApplicationShutdown {
         },
         { provide: MediaEventsPublisher, inject: [NatsEventBus], useFactory: (bus: NatsEventBus) => new MediaEventsPublisher(bus) },
         MediaToolsAdapter,
+        DecodedAudioCache,
         ProjectRepository,
         StemRepository,
         SeparationJobRepository,

@@ -64,7 +64,8 @@ export class ReceiveUploadUseCase {
     return new Promise<StoredUpload>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
-        parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: MAX_UPLOAD_BYTES, fields: 20, fieldSize: 64 * 1024 } });
+        // busboy reports the limit when a file reaches it; one byte more lets a file of exactly 500 MB through.
+        parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 20, fieldSize: 64 * 1024 } });
       } catch {
         return reject(new DomainError(400, 'Malformed multipart upload'));
       }

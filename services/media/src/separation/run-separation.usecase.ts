@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { encodeWav, STEM_TYPES, StemSet } from '@stemdeck/audio';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { SeparationJobMessage } from '@stemdeck/proto';
+import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository } from '../projects/project.repository';
 import { StemRepository, toStem } from '../stems/stem.repository';
@@ -31,6 +32,7 @@ export class RunSeparationUseCase {
     private readonly storage: ObjectStorageAdapter,
     private readonly tools: MediaToolsAdapter,
     private readonly events: MediaEventsPublisher,
+    private readonly decoded: DecodedAudioCache,
   ) {}
 
   async execute(item: SeparationWorkItem): Promise<SeparationOutcome> {
@@ -47,11 +49,18 @@ export class RunSeparationUseCase {
       await this.jobs.markProcessing(ownerId, jobId);
       this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: 0 });
       const separator = this.engines.get(engine);
-      const mixture = await this.tools.decode(await this.storage.presignedReadUrl(project.audioKey));
+      const started = Date.now();
+      const mixture = this.decoded.take(project.audioKey) ?? (await this.tools.decode(await this.storage.presignedReadUrl(project.audioKey)));
+      const decodedAt = Date.now();
       item.heartbeat();
       const report = this.progressReporter(item, 0.9);
       const stems = await separator.separate(mixture, ({ fraction }) => report(fraction));
+      const separatedAt = Date.now();
       await this.store(item.payload, stems);
+      this.logger.log(
+        `job ${jobId} ${engine}: ${(mixture.left.length / mixture.sampleRate).toFixed(1)} s of audio; ` +
+          `decode ${decodedAt - started} ms, separate ${separatedAt - decodedAt} ms, store ${Date.now() - separatedAt} ms`,
+      );
       await this.jobs.finish(ownerId, jobId, 'completed');
       await this.projects.setActiveEngine(ownerId, projectId, engine);
       const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
@@ -68,12 +77,15 @@ export class RunSeparationUseCase {
     }
   }
 
+  /** The four stems are written concurrently; each document is upserted once its object is stored. */
   private async store({ ownerId, projectId, engine }: SeparationJobMessage, stems: StemSet): Promise<void> {
-    for (const type of STEM_TYPES) {
-      const objectKey = stemKey(ownerId, projectId, engine, type);
-      await this.storage.putBuffer(objectKey, encodeWav(stems[type], 16), 'audio/wav');
-      await this.stems.upsert({ ownerId, projectId, engine, type, objectKey, quality: ENGINE_QUALITY[engine] });
-    }
+    await Promise.all(
+      STEM_TYPES.map(async (type) => {
+        const objectKey = stemKey(ownerId, projectId, engine, type);
+        await this.storage.putBuffer(objectKey, encodeWav(stems[type], 16), 'audio/wav');
+        await this.stems.upsert({ ownerId, projectId, engine, type, objectKey, quality: ENGINE_QUALITY[engine] });
+      }),
+    );
   }
 
   /** Progress events at most every 250 ms; the stored job progress at most every second. */

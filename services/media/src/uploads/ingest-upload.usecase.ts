@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { analyzeAudio, MediaProbe } from '@stemdeck/audio';
 import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
 import type { IngestUploadRequest, Project, SeparationJob } from '@stemdeck/proto';
+import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { isStillImage, looksLikeMedia, MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository, toProject } from '../projects/project.repository';
 import { ProjectDocument } from '../projects/project.schema';
@@ -34,6 +35,7 @@ export class IngestUploadUseCase {
     private readonly tools: MediaToolsAdapter,
     private readonly projects: ProjectRepository,
     private readonly separation: RequestSeparationUseCase,
+    private readonly decoded: DecodedAudioCache,
   ) {}
 
   async execute(request: IngestUploadRequest): Promise<IngestResult> {
@@ -52,8 +54,10 @@ export class IngestUploadUseCase {
   }
 
   private async createProject({ ownerId, projectId, objectKey, fileName }: IngestUploadRequest): Promise<ProjectDocument> {
+    const started = Date.now();
     const url = await this.storage.presignedReadUrl(objectKey);
     const probe = await this.probe(objectKey, url);
+    const probedAt = Date.now();
     const isVideo = probe.hasVideo;
     let audioKey = objectKey;
     let audioContentType = contentTypeOf(probe);
@@ -67,7 +71,13 @@ export class IngestUploadUseCase {
       throw new RpcFailure(422, UNREADABLE);
     });
     if (audio.left.length === 0) throw new RpcFailure(422, UNREADABLE);
+    const decodedAt = Date.now();
     const analysis = analyzeAudio(audio);
+    this.decoded.put(audioKey, audio);
+    this.logger.log(
+      `ingest ${projectId}: ${(audio.left.length / audio.sampleRate).toFixed(1)} s of audio; probe ${probedAt - started} ms, ` +
+        `decode ${decodedAt - probedAt} ms, analysis ${Date.now() - decodedAt} ms`,
+    );
     return this.projects.create({
       _id: projectId,
       ownerId,

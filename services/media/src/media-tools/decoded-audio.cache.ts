@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import type { StereoAudio } from '@stemdeck/audio';
+
+const MAX_ENTRIES = 2;
+const MAX_AGE_MS = 60_000;
+
+/**
+ * Keeps the last decoded uploads for a minute so the separation job that ingest queues, when this same
+ * replica picks it up (the usual case), starts separating at once instead of decoding the file again.
+ * Another replica simply decodes; the cache is an optimisation, never a source of truth.
+ */
+@Injectable()
+export class DecodedAudioCache {
+  private readonly entries = new Map<string, { audio: StereoAudio; storedAt: number }>();
+
+  put(objectKey: string, audio: StereoAudio): void {
+    this.entries.delete(objectKey);
+    this.entries.set(objectKey, { audio, storedAt: Date.now() });
+    while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  /** The decoded audio, handed over once (the entry is dropped so memory is freed with the job). */
+  take(objectKey: string): StereoAudio | undefined {
+    const entry = this.entries.get(objectKey);
+    this.entries.delete(objectKey);
+    if (!entry || Date.now() - entry.storedAt > MAX_AGE_MS) return undefined;
+    return entry.audio;
+  }
+}
