@@ -1,40 +1,52 @@
 import type { Partial } from './partials';
 
 /**
- * Pitch-class profiles (chroma) of the whole track, from its spectral peaks (partials.ts). Only peaks count, not
- * every FFT bin, so a loud partial's window leakage does not spill into the neighbouring semitones.
+ * The track's pitch-class profile (chroma), from its spectral peaks (partials.ts, 30 Hz–4 kHz). Only peaks
+ * count, not every FFT bin, so a loud partial's window leakage does not spill into the neighbouring semitones.
  *
  * Tuning: the reference is not assumed to be A = 440 Hz. The deviation of every partial from the equal-tempered
  * grid (a fraction of a semitone) is averaged as an angle on the circle, weighted by amplitude, and the grid is
  * shifted by that mean before partials are assigned to pitch classes.
  *
- * Each partial adds its amplitude × cos²(π·distance to the nearest semitone) to that semitone's pitch class, in
- * one of two profiles: bass (partials of 30–160 Hz: bass line roots, fifths and octaves) and treble (160 Hz–4 kHz:
- * chords, melody). The bass profile is kept apart because the bass line dwells on chord roots, the tonic most of
- * all — the strongest single cue between a key and its relative major or minor.
+ * Each partial adds its amplitude × cos²(π·distance to the nearest semitone) to that semitone's pitch class:
+ * partials between two semitones (out of tune, gliding) count little. Amplitude is used linearly: compressing it
+ * (square root) lets weak upper harmonics — a note's fifth and third — blur the profile (tried: fewer keys right).
+ * `bass` is the same profile over the partials below 160 Hz only (bass line, kick). Weighting it more in the main
+ * profile did not help (bass lines spend as long on the fifth and on other chords' roots as on the tonic), but it
+ * breaks near-ties between relative keys (key.ts).
+ *
+ * `tonalShare` is the share of partial amplitude in steady sinusoids (smear < 0.3): what makes a pitch-class
+ * profile meaningful. Drums, clicks and noise also have spectral peaks, but almost none of them steady.
  */
 export interface Chroma {
+  /** Summed weight per pitch class, C = 0 … B = 11. */
+  profile: Float64Array;
   bass: Float64Array;
-  treble: Float64Array;
+  tonalShare: number;
   /** Offset of the tuning from A = 440 Hz, in semitones (−0.5..0.5). */
   tuningSemitones: number;
 }
 
-const BASS_HZ: [number, number] = [30, 160];
-const TREBLE_HZ: [number, number] = [160, 4000];
+const BASS_LIMIT_HZ = 160;
+const STEADY_SMEAR = 0.3;
 
 export function chroma(partials: Partial[]): Chroma {
   const tuningSemitones = estimateTuning(partials);
+  const profile = new Float64Array(12);
   const bass = new Float64Array(12);
-  const treble = new Float64Array(12);
-  for (const { frequency, amplitude } of partials) {
-    const target = frequency < BASS_HZ[0] ? null : frequency < BASS_HZ[1] ? bass : frequency < TREBLE_HZ[1] ? treble : null;
-    if (!target) continue;
+  let steady = 0;
+  let total = 0;
+  for (const { frequency, amplitude, smear } of partials) {
     const pitch = 69 + 12 * Math.log2(frequency / 440) - tuningSemitones;
     const semitone = Math.round(pitch);
-    target[((semitone % 12) + 12) % 12] += amplitude * Math.cos(Math.PI * (pitch - semitone)) ** 2;
+    const pitchClass = ((semitone % 12) + 12) % 12;
+    const weight = amplitude * Math.cos(Math.PI * (pitch - semitone)) ** 2;
+    profile[pitchClass] += weight;
+    if (frequency < BASS_LIMIT_HZ) bass[pitchClass] += weight;
+    total += amplitude;
+    if (smear < STEADY_SMEAR) steady += amplitude;
   }
-  return { bass, treble, tuningSemitones };
+  return { profile, bass, tonalShare: total > 0 ? steady / total : 0, tuningSemitones };
 }
 
 /** Amplitude-weighted circular mean of the partials' deviation from the A = 440 Hz semitone grid. */

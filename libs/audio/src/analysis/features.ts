@@ -1,6 +1,6 @@
 import type { TimbreDescriptors } from './descriptors';
 import type { KeyEstimate } from './key';
-import type { LoudnessMeasurement } from './loudness';
+import { LOUDNESS_FLOOR_LUFS, type LoudnessMeasurement } from './loudness';
 import { clamp01, roundTo, unitRamp } from './math';
 import type { TempoEstimate } from './tempo';
 
@@ -66,9 +66,9 @@ export function spotifyFeatures(inputs: FeatureInputs): SpotifyFeatures {
 interface SubScores {
   /** Integrated loudness from −30 (quiet) to −6 LUFS (loud modern master). */
   loud: number;
-  /** Loudness range from 15 LU (dynamic) down to 4 LU (heavily compressed). */
+  /** Loudness range from 15 LU (dynamic) down to 4 LU (heavily compressed); 0 for silence. */
   compressed: number;
-  /** Onsets per second from 1 (sparse) to 6 (busy). */
+  /** Onsets per second from 1 (sparse) to 8 (busy). */
   busy: number;
   /** Power above ~5 kHz from 1 % to 12 % of the total. */
   airy: number;
@@ -86,13 +86,13 @@ interface SubScores {
   bright: number;
   /** Power below 150 Hz from 10 % to 50 %. */
   bassy: number;
-  /** Share of unchanging spectrum frames from 10 % to 60 %: sustained synthetic timbres. */
+  /** Typical spectral change over 0.1 s from 9 dB (drums, plucked and struck notes) down to 3 dB (sustained pads). */
   steady: number;
-  /** Share of smeared (pitch-moving) partials from 5 % to 25 %: a singing or speaking voice. */
+  /** Share of strongly smeared (pitch-moving) partials from 12 % to 20 %: a singing or speaking voice. */
   voice: number;
   /** Syllable-rate share of the vocal-band modulation from 0.35 to 0.75. */
   syllabic: number;
-  /** Noise floor between notes above 1 kHz, from −25 dB (clean studio gaps) to −6 dB (crowd, room). */
+  /** Quietest-decile level above 1 kHz relative to the median, from −6 dB (a studio mix) to −2 dB (a crowd's constant noise). */
   ambience: number;
 }
 
@@ -101,8 +101,8 @@ function subScores({ timbre, loudness, tempo, key, highFrequencyShare }: Feature
   const keyStrength = key.tonicPitchClass < 0 ? 0 : clamp01(key.strength);
   return {
     loud: unitRamp(loudness.integratedLufs, -30, -6),
-    compressed: 1 - unitRamp(loudness.rangeLu, 4, 15),
-    busy: unitRamp(timbre.onsetRate, 1, 6),
+    compressed: loudness.integratedLufs > LOUDNESS_FLOOR_LUFS ? 1 - unitRamp(loudness.rangeLu, 4, 15) : 0,
+    busy: unitRamp(timbre.onsetRate, 1, 8),
     airy: unitRamp(highFrequencyShare, 0.01, 0.12),
     noisy: unitRamp(timbre.spectralFlatness, 0.05, 0.4),
     pulse: unitRamp(tempo.pulseClarity, 0.15, 0.7),
@@ -111,10 +111,10 @@ function subScores({ timbre, loudness, tempo, key, highFrequencyShare }: Feature
     major: 0.5 + (key.mode === 1 ? 0.5 : -0.5) * keyStrength,
     bright: unitRamp(timbre.spectralCentroidHz, 400, 1800),
     bassy: unitRamp(timbre.lowEndShare, 0.1, 0.5),
-    steady: unitRamp(timbre.spectralSteadiness, 0.1, 0.6),
-    voice: unitRamp(timbre.unstablePartialShare, 0.05, 0.25),
+    steady: 1 - unitRamp(timbre.spectralVariationDb, 3, 9),
+    voice: unitRamp(timbre.unstablePartialShare, 0.12, 0.2),
     syllabic: unitRamp(timbre.syllabicModulation, 0.35, 0.75),
-    ambience: unitRamp(timbre.ambientFloorDb, -25, -6),
+    ambience: unitRamp(timbre.ambientFloorDb, -6, -2),
   };
 }
 

@@ -5,9 +5,10 @@ import type { MonoSignal } from './resample';
 /**
  * Spectral peaks ("partials") of the whole track, for the key and the vocal descriptors.
  *
- * Windows of ~0.37 s (4096 samples at 11025 Hz, 2.7 Hz bins) with 50 % overlap: long enough to separate
- * semitones down to the bass register; key needs no finer time resolution. In each frame the local maxima of
- * the magnitude spectrum between 30 Hz and 4 kHz within 40 dB of the frame's strongest are taken as partials;
+ * Back-to-back windows of ~0.37 s (4096 samples at 11025 Hz, 2.7 Hz bins): long enough to separate semitones
+ * down to the bass register. Key needs no finer time resolution, and a pitch-class histogram over minutes loses
+ * nothing by skipping the window edges that overlap would recover. In each frame the local maxima of
+ * the magnitude spectrum between 30 Hz and 4 kHz within 30 dB of the frame's strongest are taken as partials;
  * their frequency is refined by parabolic interpolation of the log magnitude (a fraction of a bin), which places
  * even a 41 Hz bass note on the right semitone.
  *
@@ -23,11 +24,11 @@ export interface Partial {
 
 export const PARTIALS_MIN_HZ = 30;
 export const PARTIALS_MAX_HZ = 4000;
-const PEAK_RANGE_DB = 40;
+const PEAK_RANGE_DB = 30;
 
 export function findPartials(signal: MonoSignal): Partial[] {
   const frameSize = nearestPowerOfTwo(0.37 * signal.sampleRate);
-  const framing = { frameSize, hop: frameSize / 2 };
+  const framing = { frameSize, hop: frameSize };
   const binHz = signal.sampleRate / frameSize;
   const firstBin = Math.max(2, Math.floor(PARTIALS_MIN_HZ / binHz));
   const lastBin = Math.min(frameSize / 2 - 2, Math.ceil(PARTIALS_MAX_HZ / binHz));

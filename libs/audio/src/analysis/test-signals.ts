@@ -1,5 +1,9 @@
 import type { StereoAudio } from '../types';
 
+// Local aliases: inside jest's sandbox every lookup of the global `Math` is an order of magnitude slower, and the
+// synthesis loops below make millions of them.
+const { sin, exp, min, round, floor, PI } = Math;
+
 /**
  * Synthetic test material for the analysis specs and the benchmark's self-check: clicks, drum grooves, chords.
  * All of it is deterministic (the "noise" is a fixed xorshift sequence), so the specs see the same audio on
@@ -7,13 +11,13 @@ import type { StereoAudio } from '../types';
  */
 
 export function silence(seconds: number, sampleRate = 44100): StereoAudio {
-  const samples = new Float32Array(Math.round(seconds * sampleRate));
+  const samples = new Float32Array(round(seconds * sampleRate));
   return { sampleRate, left: samples, right: samples.slice() };
 }
 
 export function sineTone(frequency: number, seconds: number, amplitude: number, sampleRate = 44100): StereoAudio {
-  const samples = new Float32Array(Math.round(seconds * sampleRate));
-  for (let i = 0; i < samples.length; i++) samples[i] = amplitude * Math.sin((2 * Math.PI * frequency * i) / sampleRate);
+  const samples = new Float32Array(round(seconds * sampleRate));
+  for (let i = 0; i < samples.length; i++) samples[i] = amplitude * sin((2 * PI * frequency * i) / sampleRate);
   return { sampleRate, left: samples, right: samples.slice() };
 }
 
@@ -32,25 +36,25 @@ export function noiseSequence(seed: number): () => number {
 
 /** Adds `source` (mono samples) into `target` from `start` on, scaled by `gain`. */
 function addAt(target: Float32Array, source: Float32Array, start: number, gain: number): void {
-  const begin = Math.round(start);
+  const begin = round(start);
   for (let i = 0; i < source.length && begin + i < target.length; i++) target[begin + i] += gain * source[i];
 }
 
 function decayingNoise(seconds: number, decaySeconds: number, seed: number, sampleRate: number): Float32Array {
   const noise = noiseSequence(seed);
-  const out = new Float32Array(Math.round(seconds * sampleRate));
-  for (let i = 0; i < out.length; i++) out[i] = noise() * Math.exp(-i / (decaySeconds * sampleRate));
+  const out = new Float32Array(round(seconds * sampleRate));
+  for (let i = 0; i < out.length; i++) out[i] = noise() * exp(-i / (decaySeconds * sampleRate));
   return out;
 }
 
 /** A kick drum: a sine sweeping from 150 Hz down to 50 Hz under a fast decay. */
 function kick(sampleRate: number): Float32Array {
-  const out = new Float32Array(Math.round(0.25 * sampleRate));
+  const out = new Float32Array(round(0.25 * sampleRate));
   let phase = 0;
   for (let i = 0; i < out.length; i++) {
     const t = i / sampleRate;
-    phase += (2 * Math.PI * (50 + 100 * Math.exp(-t / 0.03))) / sampleRate;
-    out[i] = Math.sin(phase) * Math.exp(-t / 0.08);
+    phase += (2 * PI * (50 + 100 * exp(-t / 0.03))) / sampleRate;
+    out[i] = sin(phase) * exp(-t / 0.08);
   }
   return out;
 }
@@ -59,7 +63,7 @@ function kick(sampleRate: number): Float32Array {
 function snareDrum(sampleRate: number): Float32Array {
   const out = decayingNoise(0.2, 0.05, 11, sampleRate);
   for (let i = 0; i < out.length; i++) {
-    out[i] += 0.8 * Math.sin((2 * Math.PI * 180 * i) / sampleRate) * Math.exp(-i / (0.04 * sampleRate));
+    out[i] += 0.8 * sin((2 * PI * 180 * i) / sampleRate) * exp(-i / (0.04 * sampleRate));
   }
   return out;
 }
@@ -70,7 +74,7 @@ function toStereo(samples: Float32Array, sampleRate: number): StereoAudio {
 
 /** Short noise clicks on every beat. */
 export function clickTrack(bpm: number, seconds: number, sampleRate = 44100): StereoAudio {
-  const out = new Float32Array(Math.round(seconds * sampleRate));
+  const out = new Float32Array(round(seconds * sampleRate));
   const click = decayingNoise(0.02, 0.004, 7, sampleRate);
   for (let t = 0; t < seconds; t += 60 / bpm) addAt(out, click, t * sampleRate, 0.5);
   return toStereo(out, sampleRate);
@@ -88,7 +92,7 @@ export interface GrooveOptions {
  * 2 and 3 in 3/4), closed hats on every eighth note with the on-beat ones louder.
  */
 export function drumGroove({ bpm, beatsPerBar, seconds, sampleRate = 44100 }: GrooveOptions): StereoAudio {
-  const out = new Float32Array(Math.round(seconds * sampleRate));
+  const out = new Float32Array(round(seconds * sampleRate));
   const kickSound = kick(sampleRate);
   const snare = snareDrum(sampleRate);
   const hat = highPassed(decayingNoise(0.05, 0.01, 13, sampleRate));
@@ -119,18 +123,20 @@ export interface TonalOptions {
   mode: 'major' | 'minor';
   seconds: number;
   sampleRate?: number;
+  /** How long each chord of a progression lasts (default 2 s). */
+  secondsPerChord?: number;
 }
 
 /**
  * A chord progression in a key: I–IV–V–I in major, i–iv–V–i in minor (harmonic-minor V, as in common
- * practice), two seconds per chord, triads in octave 4 plus the root in octave 2, each note a decaying
+ * practice), two seconds per chord unless told, triads in octave 4 plus the root in octave 2, each note a decaying
  * tone with six harmonics (a plucked-string-like timbre).
  */
-export function chordProgression({ tonicPitchClass, mode, seconds, sampleRate = 44100 }: TonalOptions): StereoAudio {
+export function chordProgression(options: TonalOptions): StereoAudio {
+  const { tonicPitchClass, mode, seconds, sampleRate = 44100, secondsPerChord: chordSeconds = 2 } = options;
   const scale = mode === 'major' ? MAJOR_SCALE : NATURAL_MINOR_SCALE;
   const degrees = [0, 3, 4, 0];
-  const out = new Float32Array(Math.round(seconds * sampleRate));
-  const chordSeconds = 2;
+  const out = new Float32Array(round(seconds * sampleRate));
   for (let index = 0; index * chordSeconds < seconds; index++) {
     const degree = degrees[index % degrees.length];
     const triad = [0, 2, 4].map((step) => scaleNote(scale, degree + step));
@@ -147,7 +153,7 @@ export function chordProgression({ tonicPitchClass, mode, seconds, sampleRate = 
 export function scaleRun({ tonicPitchClass, mode, seconds, sampleRate = 44100 }: TonalOptions): StereoAudio {
   const scale = mode === 'major' ? MAJOR_SCALE : NATURAL_MINOR_SCALE;
   const run = [0, 1, 2, 3, 4, 5, 6, 7, 6, 5, 4, 3, 2, 1, 0];
-  const out = new Float32Array(Math.round(seconds * sampleRate));
+  const out = new Float32Array(round(seconds * sampleRate));
   for (let index = 0; index * 0.5 < seconds; index++) {
     const note = 60 + tonicPitchClass + scaleNote(scale, run[index % run.length]);
     addAt(out, harmonicTone(note, 0.5, sampleRate), index * 0.5 * sampleRate, 0.2);
@@ -157,18 +163,18 @@ export function scaleRun({ tonicPitchClass, mode, seconds, sampleRate = 44100 }:
 }
 
 function scaleNote(scale: number[], step: number): number {
-  return scale[step % 7] + 12 * Math.floor(step / 7);
+  return scale[step % 7] + 12 * floor(step / 7);
 }
 
 function harmonicTone(midiNote: number, seconds: number, sampleRate: number, decaySeconds = 0.8): Float32Array {
   const frequency = 440 * 2 ** ((midiNote - 69) / 12);
-  const out = new Float32Array(Math.round(seconds * sampleRate));
+  const out = new Float32Array(round(seconds * sampleRate));
   for (let harmonic = 1; harmonic <= 6; harmonic++) {
-    const step = (2 * Math.PI * frequency * harmonic) / sampleRate;
+    const step = (2 * PI * frequency * harmonic) / sampleRate;
     if (frequency * harmonic > sampleRate / 2) break;
-    for (let i = 0; i < out.length; i++) out[i] += Math.sin(step * i) / harmonic;
+    for (let i = 0; i < out.length; i++) out[i] += sin(step * i) / harmonic;
   }
-  for (let i = 0; i < out.length; i++) out[i] *= Math.exp(-i / (decaySeconds * sampleRate)) * Math.min(1, i / 200);
+  for (let i = 0; i < out.length; i++) out[i] *= exp(-i / (decaySeconds * sampleRate)) * min(1, i / 200);
   return out;
 }
 
@@ -182,4 +188,58 @@ export function mixSignals(...parts: StereoAudio[]): StereoAudio {
     addAt(right, part.right, 0, 1);
   }
   return { sampleRate: parts[0].sampleRate, left, right };
+}
+
+const VOWEL_FORMANTS: [number, number, number][] = [
+  [700, 1200, 2600],
+  [300, 2300, 3000],
+  [300, 800, 2400],
+  [500, 1900, 2500],
+  [500, 900, 2400],
+];
+
+/**
+ * A voice-like sound: a harmonic source (all harmonics to 4 kHz) shaped by the three formants of a vowel that
+ * changes every syllable. Spoken: syllables of 0.12–0.3 s at about four per second with short pauses, the
+ * fundamental gliding between 100 and 150 Hz. Sung: notes of 0.4–0.8 s on a pentatonic scale around 220 Hz,
+ * with 5.5 Hz vibrato of ±35 cents.
+ */
+export function voiceLike(style: 'spoken' | 'sung', seconds: number, sampleRate = 22050): StereoAudio {
+  const out = new Float32Array(round(seconds * sampleRate));
+  const draw = noiseSequence(style === 'sung' ? 31 : 23);
+  const unit = () => 0.5 + 0.5 * draw();
+  const sung = style === 'sung';
+  let t = 0.1;
+  for (let syllable = 0; t < seconds - 0.3; syllable++) {
+    const length = sung ? 0.4 + 0.4 * unit() : 0.12 + 0.18 * unit();
+    const formants = VOWEL_FORMANTS[syllable % VOWEL_FORMANTS.length];
+    const note = 220 * 2 ** ([0, 2, 4, 7, 9][floor(5 * unit()) % 5] / 12);
+    const [startPitch, endPitch] = sung ? [note, note] : [100 + 50 * unit(), 100 + 50 * unit()];
+    const start = round(t * sampleRate);
+    const samples = round(length * sampleRate);
+    let phase = 0;
+    for (let i = 0; i < samples && start + i < out.length; i++) {
+      const progress = i / samples;
+      const vibrato = sung ? 2 ** ((0.35 / 12) * sin((2 * PI * 5.5 * i) / sampleRate)) : 1;
+      const f0 = (startPitch + (endPitch - startPitch) * progress) * vibrato;
+      phase += (2 * PI * f0) / sampleRate;
+      let sample = 0;
+      for (let harmonic = 1; harmonic * f0 < min(4000, sampleRate / 2); harmonic++) {
+        const frequency = harmonic * f0;
+        const weight = formants.reduce((sum, formant) => sum + exp(-(((frequency - formant) / 120) ** 2)), 0.02);
+        sample += (weight / harmonic) * sin(harmonic * phase);
+      }
+      out[start + i] += 0.3 * sample * sin(PI * progress);
+    }
+    t += length + (sung ? 0.05 : 0.05 + 0.15 * unit());
+  }
+  return toStereo(out, sampleRate);
+}
+
+/** Steady broadband noise at `amplitude` (crowd, room tone), the same fixed sequence every time. */
+export function noiseFloor(seconds: number, amplitude: number, sampleRate = 44100): StereoAudio {
+  const noise = noiseSequence(29);
+  const out = new Float32Array(round(seconds * sampleRate));
+  for (let i = 0; i < out.length; i++) out[i] = amplitude * noise();
+  return toStereo(out, sampleRate);
 }
