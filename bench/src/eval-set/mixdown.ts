@@ -70,3 +70,38 @@ export function mixdown(stems: StemSetAudio, levelsDb: Record<StemType, number>,
   }
   return { stems: out, mixture, peakDbfs: 20 * Math.log10(peak(mixture)) };
 }
+
+/**
+ * Look-ahead peak limiter (stereo-linked): holds peaks to `crestDb` above the stem's active RMS,
+ * like the bus compression a produced mix has. Without it, raw GM drum hits would set the
+ * mixture peak and leave the rest of the mix unrealistically quiet.
+ */
+export function limitCrest(a: StereoAudio, crestDb: number): void {
+  const ceiling = activeRms(a) * 10 ** (crestDb / 20);
+  if (!(ceiling > 0)) return;
+  const n = a.left.length;
+  const lookahead = Math.round(a.sampleRate * 0.002);
+  const release = Math.exp(-1 / (a.sampleRate * 0.08));
+  // Gain each sample needs on its own, then the minimum over the look-ahead window.
+  const need = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = Math.max(Math.abs(a.left[i]), Math.abs(a.right[i]));
+    need[i] = p > ceiling ? ceiling / p : 1;
+  }
+  let gain = 1;
+  const window: number[] = []; // monotonic deque of indices for the sliding minimum
+  for (let i = 0; i < n + lookahead; i++) {
+    if (i < n) {
+      while (window.length && need[window[window.length - 1]] >= need[i]) window.pop();
+      window.push(i);
+    }
+    const out = i - lookahead;
+    if (out < 0) continue;
+    while (window[0] < out) window.shift();
+    const target = need[window[0]];
+    // Attack instantly (the look-ahead already ramps it in), release smoothly.
+    gain = target < gain ? target : target + (gain - target) * release;
+    a.left[out] *= gain;
+    a.right[out] *= gain;
+  }
+}

@@ -43,7 +43,9 @@ export function planSong(spec: TrackSpec, rng: Rng): SongPlan {
 
   const pool = PROGRESSIONS[spec.mode];
   const verse = rng.pick(pool);
-  const chorus = rng.chance(0.5) ? verse : rng.pick(pool);
+  // If the verse loop alone could pass for the relative key (no cadence, or not starting on the
+  // tonic), the chorus must establish the key: the ground truth has to be musically true.
+  const chorus = establishesKey(verse) && rng.chance(0.5) ? verse : rng.pick(pool.filter(establishesKey));
   const bridge = rng.pick(pool.filter((p) => p !== verse));
   const progressions = { verse, chorus, bridge };
 
@@ -79,4 +81,11 @@ export function planSong(spec: TrackSpec, rng: Rng): SongPlan {
   bars.length = barsNeeded;
   for (let i = 0; i < bars.length - 1; i++) bars[i].nextChord = bars[i + 1].chord;
   return { spec, style, secondsPerBeat, bars, totalBeats: bars.length * BEATS_PER_BAR, progressions };
+}
+
+/** Starts on the tonic chord and has a dominant (V) or, in minor, a subdominant (iv) pulling back to it. */
+function establishesKey(progression: string): boolean {
+  const chords = progression.split('-');
+  const startsOnTonic = chords[0] === 'I' || chords[0] === 'i';
+  return startsOnTonic && (chords.includes('V') || chords.includes('iv'));
 }

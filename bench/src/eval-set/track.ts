@@ -4,7 +4,7 @@ import { encodeWav, STEM_TYPES, type StemType, type StereoAudio } from '@stemdec
 import type { TrackSpec } from './catalog';
 import { GENERATOR_VERSION } from './catalog';
 import { META_FILE, MIXTURE_FILE, stemFile, type EvalTrackMeta } from './meta';
-import { fadeOut, mixdown, type StemSetAudio } from './mixdown';
+import { fadeOut, limitCrest, mixdown, type StemSetAudio } from './mixdown';
 import { writeAccompaniment } from './parts/accompaniment';
 import { writeBass } from './parts/bass';
 import { writeDrums } from './parts/drums';
@@ -32,6 +32,9 @@ const STYLE_LEVELS: Record<StyleName, Record<StemType, number>> = {
   'soul-ballad': { vocals: 0, drums: -4, bass: -4, other: -3 },
   'drum-and-bass': { vocals: -1, drums: 0, bass: -1.5, other: -4 },
 };
+
+/** Peak-to-active-RMS allowed per stem (dB): drums get the firmest control, as on a mix bus. */
+const CREST_DB: Record<StemType, number> = { vocals: 13, drums: 12, bass: 12, other: 14 };
 
 export type RenderSlot = <T>(task: () => Promise<T>) => Promise<T>;
 
@@ -66,6 +69,7 @@ export async function generateTrack(spec: TrackSpec, outDir: string, slot: Rende
   const levelRng = rng.fork('levels');
   const levels = {} as Record<StemType, number>;
   for (const stem of STEM_TYPES) {
+    limitCrest(raw[stem], CREST_DB[stem]);
     fadeOut(raw[stem], 0.5);
     levels[stem] = STYLE_LEVELS[spec.style][stem] + levelRng.range(-1, 1);
   }
@@ -118,7 +122,7 @@ function singVocals(notes: VocalNote[], voice: 'male' | 'female', plan: SongPlan
     slur: n.slur,
   }));
   const dry = sing(sung, { sampleRate: SAMPLE_RATE, frames, voice, rng });
-  return placeVocal(dry, SAMPLE_RATE, { wet: 0.9, roomSize: 0.55, damping: 0.45, preDelaySeconds: 0.025 });
+  return placeVocal(dry, SAMPLE_RATE, { wet: 0.5, roomSize: 0.55, damping: 0.45, preDelaySeconds: 0.025 });
 }
 
 /** The sung melody as MIDI (reference only; it is not rendered). */

@@ -49,11 +49,16 @@ export function onsetTempo(a: StereoAudio): number {
   };
   let best = 0;
   let bestScore = -1;
+  const framePeriod = hop / a.sampleRate;
   for (let bpm = 60; bpm <= 200; bpm += 0.1) {
-    const lag = 60 / bpm / 0.005;
+    const lag = 60 / bpm / framePeriod;
+    // Sum over four multiples of the period: sharper than one lag, and favours the beat level.
     let score = 0;
-    for (let f = 0; f + lag < frames; f++) score += onset[f] * at(f + lag);
-    score /= frames - lag;
+    for (let m = 1; m <= 4; m++) {
+      let s = 0;
+      for (let f = 0; f + m * lag < frames; f++) s += onset[f] * at(f + m * lag);
+      score += s / (frames - m * lag);
+    }
     if (score > bestScore) {
       bestScore = score;
       best = bpm;

@@ -33,9 +33,12 @@ const REGISTER: Record<AccompanimentRole, [number, number]> = {
 export function writeAccompaniment(plan: SongPlan, rng: Rng, microsPerQuarter: number): { song: MidiSong; instruments: AccompanimentInstrument[] } {
   const slotCount = plan.style.other.length === 2 || rng.chance(0.25) ? 2 : 3;
   const side = rng.chance(0.5) ? -1 : 1;
-  const instruments: AccompanimentInstrument[] = plan.style.other.slice(0, slotCount).map((choices, slot) => {
+  const instruments: AccompanimentInstrument[] = [];
+  plan.style.other.slice(0, slotCount).forEach((choices, slot) => {
     const pan = slot === 0 ? 64 + side * rng.int(20, 42) : slot === 1 ? 64 - side * rng.int(24, 46) : 64 + rng.int(-14, 14);
-    return { ...rng.pick(choices), channel: slot, pan };
+    // The same patch twice only as double-tracked power chords (hard left/right), never by accident.
+    const fresh = choices.filter((c) => c.role === 'power' || !instruments.some((i) => i.program === c.program));
+    instruments.push({ ...rng.pick(fresh.length > 0 ? fresh : choices), channel: slot, pan });
   });
 
   const notes: MidiNote[] = [];

@@ -22,7 +22,7 @@ const SUNG_SECTIONS: SectionKind[] = ['verse', 'chorus', 'bridge'];
 const CONSONANTS: (Consonant | null)[] = [null, 'l', 'm', 'n', 'd', 't', 's', 'k', 'h', 'sh', 'f', 'p', 'l', 'n', 'd'];
 const VOWELS: Vowel[] = ['a', 'a', 'a', 'e', 'e', 'i', 'i', 'o', 'o', 'u'];
 /** Comfortable centre of the tessitura. */
-const VOICE_CENTRE: Record<VoiceType, number> = { male: 55, female: 67 };
+const VOICE_CENTRE: Record<VoiceType, number> = { male: 53, female: 62 };
 
 /**
  * A sung melody in the scale that fits the chords: chord tones on strong beats, stepwise
@@ -62,7 +62,9 @@ export function writeMelody(plan: SongPlan, rng: Rng): { notes: VocalNote[]; voi
         const beat = phraseStart + startUnit * unit;
         const bar = barAt(plan, beat);
         const last = i === rhythm.length - 1;
-        const pitch = choosePitch({ previous: previousPitch, beat, bar, lo, hi, tonic, plan, last, first: i === 0, rng });
+        // Phrase openings jump to the section's register: up a fifth in the chorus.
+        const from = i === 0 ? (chorus ? home + 7 : home) : previousPitch;
+        const pitch = choosePitch({ previous: from, beat, bar, lo, hi, tonic, plan, last, first: i === 0, rng });
         previousPitch = pitch;
         const slur = i > 0 && !last && rng.chance(0.12);
         const prev = phrase[phrase.length - 1];

@@ -24,6 +24,9 @@ export interface SingerOptions {
 const BLOCK = 32;
 const NOISE_SHAPES: NoiseShape[] = [...Object.values(CONSONANT_NOISE), INHALE];
 const INHALE_INDEX = NOISE_SHAPES.length - 1;
+const HIGH_BRANCH_GAIN = 0.35;
+const PRESENCE_GAIN = 1.5;
+const PRE_EMPHASIS = 0.8;
 
 /**
  * Source–filter singing voice: a band-limited glottal-flow-derivative pulse (Rosenberg shape,
@@ -169,6 +172,12 @@ function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions
   let driftTarget = 0;
   const driftAlpha = 1 - Math.exp(-1 / (0.12 * sr));
   const driftEvery = Math.round(0.3 * sr);
+  // Parallel high branch (≈ F6 and above): the cascade alone leaves nothing over ~5 kHz, real voices do.
+  const [hb0, , hb2, ha1, ha2] = bandPass(7000, 5000, sr);
+  let hx1 = 0, hx2 = 0, hy1 = 0, hy2 = 0;
+  let xPrev = 0;
+  const [pb0, , pb2, pa1, pa2] = bandPass(3000, 2200, sr);
+  let px1 = 0, px2 = 0, py1 = 0, py2 = 0;
   let hp = 0;
   let hpPrev = 0;
   const hpCoef = Math.exp((-2 * Math.PI * 70) / sr);
@@ -209,6 +218,11 @@ function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions
         const aspiration = white * breathiness * (phase < closure ? 1 : 0.3);
         x = amp * (pulse * shimmer + aspiration);
       }
+      const high = hb0 * x + hb2 * hx2 - ha1 * hy1 - ha2 * hy2;
+      hx2 = hx1;
+      hx1 = x;
+      hy2 = hy1;
+      hy1 = high;
       for (let k = 0; k < 5; k++) {
         const y = coefA[k] * x + coefB[k] * y1[k] + coefC[k] * y2[k];
         y2[k] = y1[k];
@@ -221,7 +235,16 @@ function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions
       nx1 = nIn;
       ny2 = ny1;
       ny1 = ny;
-      const v = x + ny * c.noise[s];
+      // Pre-emphasis (+6 dB/oct above ~1 kHz): lip radiation and the presence a vocal chain adds.
+      const voiced = x - PRE_EMPHASIS * xPrev;
+      xPrev = x;
+      // Presence: +8 dB around 3 kHz, the "singer's formant" region a produced vocal leans on.
+      const presence = pb0 * voiced + pb2 * px2 - pa1 * py1 - pa2 * py2;
+      px2 = px1;
+      px1 = voiced;
+      py2 = py1;
+      py1 = presence;
+      const v = voiced + PRESENCE_GAIN * presence + HIGH_BRANCH_GAIN * high + ny * c.noise[s];
       // 70 Hz high-pass: no rumble or DC from the source model.
       hp = hpCoef * (hp + v - hpPrev);
       hpPrev = v;
