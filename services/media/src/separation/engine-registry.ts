@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createFastSeparator, OnnxSeparator, Separator } from '@stemdeck/audio';
+import { createFastSeparator, Separator } from '@stemdeck/audio';
 import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
 import { ENGINE_NAMES, EngineInfo, EngineName } from '@stemdeck/proto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { MEDIA_CONFIG } from '../media-config.token';
 import type { MediaConfig } from '../config';
+import { ThreadedOnnxSeparator } from './threaded-separator';
 
 /** What the mixer shows for stems of each engine (seed: excellent, good, anything else shown as poor). */
 export const ENGINE_QUALITY: Record<EngineName, string> = { fast: 'good', hybrid: 'excellent', quality: 'excellent' };
@@ -42,9 +43,12 @@ export class EngineRegistry implements OnModuleInit {
       }
       try {
         const modelPath = await this.resolveModel(configured);
-        const separator = new OnnxSeparator(engine, { modelPath, sampleRate: this.config.STEM_MODEL_SAMPLE_RATE });
+        const separator = new ThreadedOnnxSeparator(engine, { modelPath, sampleRate: this.config.STEM_MODEL_SAMPLE_RATE });
         // Opening the session checks the model's inputs and outputs now, not on a user's first request.
-        await separator.load();
+        await separator.load().catch(async (error: Error) => {
+          await separator.terminate();
+          throw error;
+        });
         this.separators.set(engine, separator);
         this.logger.log(`${engine} engine: ${modelPath}`);
       } catch (error) {
