@@ -1,6 +1,6 @@
 import type { TimbreDescriptors } from './descriptors';
 import type { KeyEstimate } from './key';
-import { LOUDNESS_FLOOR_LUFS, type LoudnessMeasurement } from './loudness';
+import type { LoudnessMeasurement } from './loudness';
 import { clamp01, roundTo, unitRamp } from './math';
 import type { TempoEstimate } from './tempo';
 
@@ -66,7 +66,9 @@ export function spotifyFeatures(inputs: FeatureInputs): SpotifyFeatures {
 interface SubScores {
   /** Integrated loudness from −30 (quiet) to −6 LUFS (loud modern master). */
   loud: number;
-  /** Loudness range from 15 LU (dynamic) down to 4 LU (heavily compressed); 0 for silence. */
+  /** Integrated loudness from −40 (barely there) to −25 LUFS (an ordinary listening level). */
+  audible: number;
+  /** Loudness range from 15 LU (dynamic) down to 4 LU (heavily compressed). */
   compressed: number;
   /** Onsets per second from 1 (sparse) to 8 (busy). */
   busy: number;
@@ -101,7 +103,8 @@ function subScores({ timbre, loudness, tempo, key, highFrequencyShare }: Feature
   const keyStrength = key.tonicPitchClass < 0 ? 0 : clamp01(key.strength);
   return {
     loud: unitRamp(loudness.integratedLufs, -30, -6),
-    compressed: loudness.integratedLufs > LOUDNESS_FLOOR_LUFS ? 1 - unitRamp(loudness.rangeLu, 4, 15) : 0,
+    audible: unitRamp(loudness.integratedLufs, -40, -25),
+    compressed: 1 - unitRamp(loudness.rangeLu, 4, 15),
     busy: unitRamp(timbre.onsetRate, 1, 8),
     airy: unitRamp(highFrequencyShare, 0.01, 0.12),
     noisy: unitRamp(timbre.spectralFlatness, 0.05, 0.4),
@@ -120,11 +123,14 @@ function subScores({ timbre, loudness, tempo, key, highFrequencyShare }: Feature
 
 /**
  * Energy — "a perceptual measure of intensity and activity" (Spotify: dynamic range, perceived loudness, timbre,
- * onset rate, general entropy). Loud, compressed, busy, bright and noisy music scores high; a quiet, sparse,
- * dynamic recording low. Loudness weighs most: it is what listeners' intensity ratings follow best.
+ * onset rate, general entropy). Loud, busy, compressed, bright and noisy music scores high; a quiet, sparse,
+ * dynamic recording low. Loudness weighs most: it is what listeners' intensity ratings follow best. The timbre
+ * cues (compression, air, noisiness) only count for material played at an ordinary level (`audible`): a faint
+ * hiss is flat and noisy without being energetic.
  */
 function energy(s: SubScores): number {
-  return clamp01(0.4 * s.loud + 0.15 * s.compressed + 0.2 * s.busy + 0.15 * s.airy + 0.1 * s.noisy);
+  const timbre = 0.375 * s.compressed + 0.375 * s.airy + 0.25 * s.noisy;
+  return clamp01(0.4 * s.loud + 0.2 * s.busy + 0.4 * s.audible * timbre);
 }
 
 /**
@@ -151,17 +157,19 @@ function valence(s: SubScores): number {
  * Acousticness — "confidence the track is acoustic". Without a trained instrument classifier this scores the
  * absence of production traits typical of electronic and heavily produced music: sustained unchanging spectra
  * (synth pads, drones), loud and compressed masters, and strong content above 5 kHz (synth leads, distortion,
- * bright electronic drums). Acoustic recordings decay, vary and are mastered with more dynamics.
+ * bright electronic drums). Acoustic recordings decay, vary and are mastered with more dynamics. (Compression
+ * counts only at an ordinary level, as in energy.)
  */
 function acousticness(s: SubScores): number {
-  return clamp01(1 - (0.35 * s.steady + 0.25 * s.loud + 0.2 * s.compressed + 0.2 * s.airy));
+  return clamp01(1 - (0.35 * s.steady + 0.25 * s.loud + 0.2 * s.audible * s.compressed + 0.2 * s.airy));
 }
 
 /**
  * Instrumentalness — "predicts whether a track contains no vocals" (above 0.5: probably instrumental). A voice,
  * sung or spoken, is the one common source whose pitch moves continuously — vibrato, scoops, glides — while
- * keyboards, fretted and synthesized instruments hold their notes steady. So the share of smeared partials in the
- * vocal range (150 Hz–2 kHz) is taken as vocal evidence. Vibrato strings or pitch-bent leads read as voice too.
+ * keyboards, fretted and synthesized instruments hold their notes steady. So the share of strongly smeared
+ * partials in the vocal range (300 Hz–1.5 kHz) is taken as vocal evidence. A weak one: vibrato strings, chorused
+ * pads and pitch-bent leads read as voice too, and a voice mixed under loud chords barely moves it.
  */
 function instrumentalness(s: SubScores): number {
   return clamp01(1 - s.voice);
