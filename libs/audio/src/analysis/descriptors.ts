@@ -36,7 +36,7 @@ export function describeTimbre(bands: BandEnergies, onsets: OnsetEnvelope, parti
   const spectrum = longTermSpectrum(bands);
   return {
     spectralCentroidHz: weightedShare(spectrum, bands.bandCentres),
-    spectralFlatness: mean(sounding.map((frame) => flatnessOf(levels, bands.bandCentres.length, frame))),
+    spectralFlatness: mean(sounding.map((frame) => flatnessOf(bands, levels, frame))),
     lowEndShare: weightedShare(spectrum, bands.bandCentres.map((centre) => (centre < 150 ? 1 : 0))),
     onsetRate: onsetRate(onsets),
     spectralVariationDb: spectralVariation(levels, bands, sounding),
@@ -87,15 +87,15 @@ function weightedShare(spectrum: number[], values: number[]): number {
 }
 
 /** Geometric over arithmetic mean of the frame's power spectral density across bands. */
-function flatnessOf(levels: Float32Array, count: number, frame: number): number {
-  let logSum = 0;
+function flatnessOf(bands: BandEnergies, levels: Float32Array, frame: number): number {
+  const count = bands.bandCentres.length;
+  let levelSum = 0;
   let sum = 0;
   for (let band = 0; band < count; band++) {
-    const level = levels[frame * count + band];
-    logSum += level;
-    sum += 10 ** (level / 10);
+    levelSum += levels[frame * count + band];
+    sum += bands.energies[frame * count + band] + 1e-20;
   }
-  return 10 ** (logSum / count / 10) / (sum / count);
+  return 10 ** (levelSum / count / 10) / (sum / count);
 }
 
 /**

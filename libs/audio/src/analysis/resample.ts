@@ -45,7 +45,9 @@ interface HalfBandKernel {
 const SHORT_KERNEL = halfBandKernel(4, 6);
 const SHARP_KERNEL = halfBandKernel(8, 7);
 
+/** `pairs` must be a multiple of 4: halveRate applies the taps four at a time. */
 function halfBandKernel(pairs: number, kaiserBeta: number): HalfBandKernel {
+  if (pairs % 4 !== 0) throw new Error('half-band kernels have a multiple of 4 tap pairs');
   const halfLength = 2 * pairs - 1;
   const oddTaps = new Float64Array(pairs);
   let sum = 0.5;
@@ -83,9 +85,15 @@ function halveRate(input: Float32Array, kernel: HalfBandKernel): Float32Array {
   for (let m = firstInner; m <= lastInner; m++) {
     const at = 2 * m;
     let acc = centre * input[at];
-    for (let j = 0; j < oddTaps.length; j++) {
-      const offset = 2 * j + 1;
-      acc += oddTaps[j] * (input[at - offset] + input[at + offset]);
+    // Four tap pairs per iteration: a quarter of the loop overhead in the analysis's hottest loop.
+    for (let j = 0; j < oddTaps.length; j += 4) {
+      const near = at - 2 * j - 1;
+      const far = at + 2 * j + 1;
+      acc +=
+        oddTaps[j] * (input[near] + input[far]) +
+        oddTaps[j + 1] * (input[near - 2] + input[far + 2]) +
+        oddTaps[j + 2] * (input[near - 4] + input[far + 4]) +
+        oddTaps[j + 3] * (input[near - 6] + input[far + 6]);
     }
     out[m] = acc;
   }
