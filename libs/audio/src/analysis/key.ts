@@ -1,7 +1,7 @@
 import type { Chroma } from './chroma';
 import { correlation } from './math';
 
-export const PITCH_CLASS_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'] as const;
+const PITCH_CLASS_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'] as const;
 
 /** The 24 key names, majors first: index = pitch class (major) or 12 + pitch class (minor). */
 export const KEY_NAMES: readonly string[] = [

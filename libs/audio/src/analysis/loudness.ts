@@ -86,7 +86,7 @@ interface Biquad {
 }
 
 /** Stage 1 of K-weighting: the high shelf. */
-export function kWeightingShelf(sampleRate: number): Biquad {
+function kWeightingShelf(sampleRate: number): Biquad {
   const f0 = 1681.974450955533;
   const gainDb = 3.999843853973347;
   const q = 0.7071752369554196;
@@ -104,7 +104,7 @@ export function kWeightingShelf(sampleRate: number): Biquad {
 }
 
 /** Stage 2 of K-weighting: the RLB high-pass (numerator 1, −2, 1 as in the standard's table). */
-export function kWeightingHighPass(sampleRate: number): Biquad {
+function kWeightingHighPass(sampleRate: number): Biquad {
   const f0 = 38.13547087602444;
   const q = 0.5003270373238773;
   const k = Math.tan((Math.PI * f0) / sampleRate);

@@ -1,22 +1,13 @@
 /** Small numeric helpers shared by the analysis modules. */
 
-export function clamp(value: number, low: number, high: number): number {
-  return value < low ? low : value > high ? high : value;
-}
-
 export function clamp01(value: number): number {
-  return clamp(value, 0, 1);
+  return value < 0 ? 0 : value > 1 ? 1 : value;
 }
 
 /** Rounds to a fixed number of decimals (2 → 0.01 steps); -0 becomes 0. */
 export function roundTo(value: number, decimals: number): number {
   const scale = 10 ** decimals;
   return Math.round(value * scale) / scale + 0;
-}
-
-/** Logistic curve: 0.5 at `center`, slope set by `width` (the distance from 0.27 to 0.73). */
-export function logistic(value: number, center: number, width: number): number {
-  return 1 / (1 + Math.exp(-(value - center) / (width / 2)));
 }
 
 /** Linear map of [low, high] onto [0, 1], clamped. */
@@ -29,13 +20,6 @@ export function mean(values: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < values.length; i++) sum += values[i];
   return sum / values.length;
-}
-
-/** The value at fraction `q` (0..1) of the sorted values, without interpolation. */
-export function quantile(values: ArrayLike<number>, q: number): number {
-  if (values.length === 0) return 0;
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
 }
 
 /** Linear interpolation of an array at a fractional index; 0 outside it. */
@@ -72,8 +56,4 @@ export function nextPowerOfTwo(n: number): number {
 export function nearestPowerOfTwo(n: number): number {
   const above = nextPowerOfTwo(n);
   return above - n <= n - above / 2 ? above : above / 2;
-}
-
-export function decibels(powerRatio: number): number {
-  return 10 * Math.log10(powerRatio);
 }

@@ -1,4 +1,5 @@
 import { autocorrelation } from './autocorrelation';
+import { mean } from './math';
 import type { OnsetEnvelope } from './onset';
 import { pulseSignal } from './pulse';
 import type { TempoEstimate } from './tempo';
@@ -41,8 +42,4 @@ function peakNear(acf: Float64Array, lag: number): number {
   let area = 0;
   for (let at = centre - 1; at <= centre + 1; at++) if (at >= 0 && at < acf.length) area += acf[at];
   return area;
-}
-
-function mean(values: number[]): number {
-  return values.reduce((total, value) => total + value, 0) / values.length;
 }

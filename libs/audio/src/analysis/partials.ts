@@ -22,8 +22,8 @@ export interface Partial {
   smear: number;
 }
 
-export const PARTIALS_MIN_HZ = 30;
-export const PARTIALS_MAX_HZ = 4000;
+const PARTIALS_MIN_HZ = 30;
+const PARTIALS_MAX_HZ = 4000;
 const PEAK_RANGE_DB = 30;
 
 export function findPartials(signal: MonoSignal): Partial[] {

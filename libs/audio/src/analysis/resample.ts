@@ -7,7 +7,7 @@ export interface MonoSignal {
 }
 
 /** The analysis works at the source rate halved until it is below 2 × this (44.1 kHz → 11025 Hz, 48 kHz → 12 kHz). */
-export const ANALYSIS_MIN_RATE = 11025;
+const ANALYSIS_MIN_RATE = 11025;
 
 /** Mid channel (L + R) / 2: what the tempo, key and timbre analyses listen to. */
 export function downmixToMono(audio: StereoAudio): Float32Array {

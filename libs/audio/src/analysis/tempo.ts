@@ -33,8 +33,8 @@ export interface TempoEstimate {
 }
 
 export const TEMPO_FALLBACK_BPM = 120;
-export const MIN_BPM = 60;
-export const MAX_BPM = 200;
+const MIN_BPM = 60;
+const MAX_BPM = 200;
 const PRIOR_CENTRE_BPM = 120;
 const PRIOR_OCTAVES = 1;
 const COMB_PERIODS = 4;
