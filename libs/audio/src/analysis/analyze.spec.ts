@@ -72,6 +72,15 @@ describe('analyzeAudio', () => {
     expect(audio).toEqual(copy);
   });
 
+  it('copes with empty, very short and low-rate audio', () => {
+    for (const audio of [silence(0), sineTone(440, 0.05, 0.3), clickTrack(100, 6, 8000), song(6, 16000)]) {
+      const result = analyzeAudio(audio);
+      expect(result.bpm).toBeGreaterThanOrEqual(60);
+      for (const name of UNIT_FEATURES) expect(Number.isFinite(result.spotifyFeatures[name])).toBe(true);
+      expect(Number.isFinite(result.loudnessLufs)).toBe(true);
+    }
+  });
+
   it('gives a 48 kHz render the tempo and key of the 44.1 kHz one', () => {
     const at44 = analyzeAudio(song(12, 44100));
     const at48 = analyzeAudio(song(12, 48000));

@@ -28,7 +28,7 @@ export interface AudioAnalysis {
  *
  * Loudness reads the full-rate stereo signal. Everything else reads the mid channel decimated to ~11 kHz, through
  * two short-time analyses: third-octave band energies every ~11.6 ms (onsets → tempo, meter; timbre) and
- * spectral peaks every ~186 ms (chroma → key; pitch stability).
+ * spectral peaks in back-to-back ~0.37 s windows (chroma → key; pitch stability).
  */
 export function analyzeAudio(audio: StereoAudio): AudioAnalysis {
   const loudness = measureLoudness(audio);

@@ -1,7 +1,7 @@
 import FFT = require('fft.js');
 import { nextPowerOfTwo } from './math';
 
-/** |X[k]|² of the signal zero-padded to `size` (a power of two), for k = 0..size − 1. */
+/** |X[k]|² of the signal zero-padded to `size` (a power of two, at least 4), for k = 0..size − 1. */
 export function powerSpectrum(signal: ArrayLike<number>, size: number): Float64Array {
   const fft = new FFT(size);
   const input = new Float64Array(2 * size);
@@ -20,7 +20,7 @@ export function powerSpectrum(signal: ArrayLike<number>, size: number): Float64A
  */
 export function autocorrelation(signal: Float32Array, maxLag: number): Float64Array {
   const n = signal.length;
-  const size = nextPowerOfTwo(2 * n);
+  const size = nextPowerOfTwo(Math.max(4, 2 * n));
   const power = powerSpectrum(signal, size);
   const fft = new FFT(size);
   const spectrum = new Float64Array(2 * size);

@@ -15,7 +15,7 @@ export interface TimbreDescriptors {
   spectralFlatness: number;
   /** Share of the long-term power below 150 Hz (kick drum, bass). */
   lowEndShare: number;
-  /** Onsets (onset-strength peaks clearly above the local level) per second. */
+  /** Onsets (onset-strength peaks above 1.5 × its mean) per second. */
   onsetRate: number;
   /** Typical change of the band spectrum over 0.1 s (dB RMS over bands, median over sounding frames). */
   spectralVariationDb: number;
@@ -146,7 +146,7 @@ function syllabicModulation(bands: BandEnergies): number {
     envelope[frame] = Math.log10(power + 1e-12);
   }
   const average = mean(envelope);
-  const size = nextPowerOfTwo(envelope.length);
+  const size = nextPowerOfTwo(Math.max(4, envelope.length));
   const power = powerSpectrum(envelope.map((value) => value - average), size);
   const hzPerBin = bands.framesPerSecond / size;
   let syllabic = 0;

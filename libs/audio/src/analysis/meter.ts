@@ -9,15 +9,15 @@ import type { TempoEstimate } from './tempo';
  *
  * Bars show up as periodicity at a multiple of the beat period P: the downbeat's kick, the bass note and the
  * chord change recur every bar, the backbeat does not. For each candidate bar length m ∈ {3, 4} the bar
- * evidence is the autocorrelation peak (summed over ±1 frame) at m·P and 2m·P, relative to the autocorrelation at the beat itself, averaged
+ * evidence is the autocorrelation peak (summed over ±1 frame) at m·P and 2m·P relative to the one at P, averaged
  * over two pulse signals: the full onset flux and the low-band (< 150 Hz) flux, where kicks and bass notes
  * mark the downbeats. 3 wins only with BAR_MARGIN more evidence than 4: almost all popular music is in 4, and
  * 4 is the answer without a beat at all.
  */
 export function estimateBeatsPerBar(onsets: OnsetEnvelope, tempo: TempoEstimate): 3 | 4 {
   if (tempo.pulseClarity === 0) return 4;
-  const evidence = (beatsPerBar: number) =>
-    mean([tempo.autocorrelation, lowBandAutocorrelation(onsets, tempo)].map((acf) => barEvidence(acf, tempo.periodFrames, beatsPerBar)));
+  const pulses = [tempo.autocorrelation, lowBandAutocorrelation(onsets, tempo)];
+  const evidence = (beatsPerBar: number) => mean(pulses.map((acf) => barEvidence(acf, tempo.periodFrames, beatsPerBar)));
   return evidence(3) > evidence(4) * BAR_MARGIN ? 3 : 4;
 }
 
