@@ -32,3 +32,12 @@ export function autocorrelation(signal: Float32Array, maxLag: number): Float64Ar
   for (let lag = 0; lag < out.length; lag++) out[lag] = correlation[2 * lag] / (n - lag);
   return out;
 }
+
+/** The same normalised autocorrelation at one lag, summed directly: cheaper than an FFT when few lags are needed. */
+export function autocorrelationAt(signal: Float32Array, lag: number): number {
+  const n = signal.length;
+  if (lag < 0 || lag >= n) return 0;
+  let sum = 0;
+  for (let t = 0; t + lag < n; t++) sum += signal[t] * signal[t + lag];
+  return sum / (n - lag);
+}

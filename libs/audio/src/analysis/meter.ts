@@ -1,4 +1,4 @@
-import { autocorrelation } from './autocorrelation';
+import { autocorrelationAt } from './autocorrelation';
 import { mean } from './math';
 import type { OnsetEnvelope } from './onset';
 import { pulseSignal } from './pulse';
@@ -16,18 +16,18 @@ import type { TempoEstimate } from './tempo';
  */
 export function estimateBeatsPerBar(onsets: OnsetEnvelope, tempo: TempoEstimate): 3 | 4 {
   if (tempo.pulseClarity === 0) return 4;
-  const pulses = [tempo.autocorrelation, lowBandAutocorrelation(onsets, tempo)];
+  const lowPulse = pulseSignal(onsets.low, onsets.framesPerSecond);
+  const pulses: Autocorrelation[] = [(lag) => tempo.autocorrelation[lag] ?? 0, (lag) => autocorrelationAt(lowPulse, lag)];
   const evidence = (beatsPerBar: number) => mean(pulses.map((acf) => barEvidence(acf, tempo.periodFrames, beatsPerBar)));
   return evidence(3) > evidence(4) * BAR_MARGIN ? 3 : 4;
 }
 
 const BAR_MARGIN = 1.1;
 
-function lowBandAutocorrelation(onsets: OnsetEnvelope, tempo: TempoEstimate): Float64Array {
-  return autocorrelation(pulseSignal(onsets.low, onsets.framesPerSecond), tempo.autocorrelation.length - 1);
-}
+/** Autocorrelation of a pulse signal at an integer lag (the full band's is already computed, the low band's is not). */
+type Autocorrelation = (lag: number) => number;
 
-function barEvidence(acf: Float64Array, period: number, beatsPerBar: number): number {
+function barEvidence(acf: Autocorrelation, period: number, beatsPerBar: number): number {
   const beat = peakNear(acf, period);
   if (!(beat > 0)) return 0;
   return (peakNear(acf, beatsPerBar * period) + peakNear(acf, 2 * beatsPerBar * period)) / (2 * beat);
@@ -37,9 +37,7 @@ function barEvidence(acf: Float64Array, period: number, beatsPerBar: number): nu
  * The autocorrelation summed over the three frames around `lag`: its peaks are only a frame or two wide, so one
  * interpolated value depends on where the true lag falls between frames; the sum does not.
  */
-function peakNear(acf: Float64Array, lag: number): number {
+function peakNear(acf: Autocorrelation, lag: number): number {
   const centre = Math.round(lag);
-  let area = 0;
-  for (let at = centre - 1; at <= centre + 1; at++) if (at >= 0 && at < acf.length) area += acf[at];
-  return area;
+  return acf(centre - 1) + acf(centre) + acf(centre + 1);
 }
