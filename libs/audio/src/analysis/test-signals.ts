@@ -1,14 +1,13 @@
+/**
+ * Synthetic test material for the analysis specs: clicks, drum grooves, chords, scales, voice-like sounds, noise.
+ * All of it is deterministic (the "noise" is a fixed xorshift sequence), so the specs see the same audio on
+ * every run.
+ */
 import type { StereoAudio } from '../types';
 
 // Local aliases: inside jest's sandbox every lookup of the global `Math` is an order of magnitude slower, and the
 // synthesis loops below make millions of them.
 const { sin, exp, min, round, floor, PI } = Math;
-
-/**
- * Synthetic test material for the analysis specs and the benchmark's self-check: clicks, drum grooves, chords.
- * All of it is deterministic (the "noise" is a fixed xorshift sequence), so the specs see the same audio on
- * every run.
- */
 
 export function silence(seconds: number, sampleRate = 44100): StereoAudio {
   const samples = new Float32Array(round(seconds * sampleRate));
@@ -22,7 +21,7 @@ export function sineTone(frequency: number, seconds: number, amplitude: number, 
 }
 
 /** A fixed pseudo-noise sequence in [−1, 1) (xorshift32): reproducible "noise" for hats, snares and clicks. */
-export function noiseSequence(seed: number): () => number {
+function noiseSequence(seed: number): () => number {
   let state = seed >>> 0 || 1;
   return () => {
     state ^= state << 13;
