@@ -11,6 +11,8 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync,
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { loadEvalSet } from './eval-set/load';
+import { MIXTURE_FILE } from './eval-set/meta';
 import { signInAt, type SignedInAgent } from './support/sign-in';
 
 const ROOT = join(__dirname, '..', '..');
@@ -93,16 +95,17 @@ async function measureUploadRss(stack: Stack, agent: SignedInAgent) {
   };
 }
 
+/** A 30 s mp3 cut from the evaluation set's first song (a sine when the set has not been generated). */
 function renderClip(stack: Stack): string {
-  const evalMixture = join(ROOT, '.data', 'eval-set', 'index.json');
   const path = join(stack.dataDir, '..', 'bench', 'clip-30s.mp3');
-  let source: string[];
+  mkdirSync(join(path, '..'), { recursive: true });
+  let source = ['-f', 'lavfi', '-i', 'sine=frequency=220:duration=30', '-ac', '2'];
   try {
-    const index = JSON.parse(readFileSync(evalMixture, 'utf8')) as { tracks: Array<{ id: string }> } | Array<{ id: string }>;
-    const tracks = Array.isArray(index) ? index : index.tracks;
-    source = ['-i', join(ROOT, '.data', 'eval-set', tracks[0]!.id, 'mixture.wav'), '-t', '30'];
+    const [track] = loadEvalSet();
+    source = ['-i', join(track!.dir, MIXTURE_FILE), '-t', '30'];
+    console.log(`30 s clip from the evaluation set: ${track!.id}`);
   } catch {
-    source = ['-f', 'lavfi', '-i', 'sine=frequency=220:duration=30', '-ac', '2'];
+    console.log('no evaluation set (npm run bench:eval-set): using a 30 s sine');
   }
   execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, '-b:a', '192k', path]);
   return path;
