@@ -48,34 +48,22 @@ export class MediaController {
 
   @MessagePattern(MEDIA_SUBJECTS.getProject)
   get(@Payload() payload: unknown) {
-    return answer(() => {
-      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
-      return this.queries.get(ownerId, projectId);
-    });
+    return this.forProject(payload, (ownerId, projectId) => this.queries.get(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.projectAudio)
   audio(@Payload() payload: unknown) {
-    return answer(() => {
-      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
-      return this.queries.audioOf(ownerId, projectId);
-    });
+    return this.forProject(payload, (ownerId, projectId) => this.queries.audioOf(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.projectAnalysis)
   analysis(@Payload() payload: unknown) {
-    return answer(() => {
-      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
-      return this.queries.analysisOf(ownerId, projectId);
-    });
+    return this.forProject(payload, (ownerId, projectId) => this.queries.analysisOf(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.listStems)
   stems(@Payload() payload: unknown) {
-    return answer(() => {
-      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
-      return this.queries.stemsOf(ownerId, projectId);
-    });
+    return this.forProject(payload, (ownerId, projectId) => this.queries.stemsOf(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.updateStem)
@@ -102,5 +90,12 @@ export class MediaController {
   @MessagePattern(MEDIA_SUBJECTS.listEngines)
   listEngines() {
     return answer(() => this.engines.list());
+  }
+
+  private forProject<T>(payload: unknown, run: (ownerId: string, projectId: string) => Promise<T>) {
+    return answer(() => {
+      const { ownerId, projectId } = parseOrFail(ProjectRequest, payload);
+      return run(ownerId, projectId);
+    });
   }
 }
