@@ -45,34 +45,33 @@ export class ObjectStorageAdapter {
    * is aborted, so no parts linger. Small streams become a single PUT.
    */
   async putStream(key: string, body: AsyncIterable<Buffer>, contentType = 'application/octet-stream'): Promise<void> {
+    // One part buffer per upload, refilled after each part is stored: no per-part allocations for the
+    // garbage collector to chase while hundreds of megabytes pass through.
+    const part = Buffer.allocUnsafe(STREAM_PART_BYTES);
+    let filled = 0;
     let uploadId: string | undefined;
     const parts: Array<{ part: number; etag: string }> = [];
-    let pending: Buffer[] = [];
-    let pendingBytes = 0;
-    const takePending = () => {
-      const payload = Buffer.concat(pending, pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-      return payload;
-    };
-    const uploadPending = async () => {
+    const uploadPart = async () => {
       uploadId ??= await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
-      const payload = takePending();
       const partNumber = parts.length + 1;
       const { etag } = await this.client.uploadPart(
-        { bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-Length': payload.length } },
-        payload,
+        { bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber, headers: { 'Content-Length': filled } },
+        part.subarray(0, filled),
       );
       parts.push({ part: partNumber, etag });
+      filled = 0;
     };
     try {
       for await (const chunk of body) {
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        if (pendingBytes >= STREAM_PART_BYTES) await uploadPending();
+        for (let offset = 0; offset < chunk.length; ) {
+          const copied = chunk.copy(part, filled, offset);
+          filled += copied;
+          offset += copied;
+          if (filled === part.length) await uploadPart();
+        }
       }
-      if (!uploadId) return await this.putBuffer(key, takePending(), contentType);
-      if (pendingBytes > 0) await uploadPending();
+      if (!uploadId) return await this.putBuffer(key, part.subarray(0, filled), contentType);
+      if (filled > 0) await uploadPart();
       await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
     } catch (error) {
       if (uploadId) await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
