@@ -1,4 +1,8 @@
+import { endianness } from 'node:os';
 import type { StereoAudio } from '../types';
+
+/** Typed-array views write samples in the platform's byte order; WAV is little-endian. */
+const LITTLE_ENDIAN_PLATFORM = endianness() === 'LE';
 
 /** 16 and 24 are integer PCM; 32 is IEEE float. */
 export type WavBitDepth = 16 | 24 | 32;
@@ -60,6 +64,15 @@ function writeSamples(out: Buffer, offset: number, audio: StereoAudio, start: nu
   }
   const scale = bitDepth === 16 ? 32767 : 8388607;
   const toInt = (sample: number) => Math.round((sample > 1 ? 1 : sample < -1 ? -1 : sample) * scale);
+  if (bitDepth === 16 && LITTLE_ENDIAN_PLATFORM && (out.byteOffset + offset) % 2 === 0) {
+    // The common case (stems for playback): an Int16Array view is several times faster than DataView calls.
+    const samples = new Int16Array(out.buffer, out.byteOffset + offset, (end - start) * 2);
+    for (let i = start, j = 0; i < end; i++, j += 2) {
+      samples[j] = quantize16(left[i]);
+      samples[j + 1] = quantize16(right[i]);
+    }
+    return;
+  }
   for (let i = start; i < end; i++) {
     if (bitDepth === 16) {
       view.setInt16(pos, toInt(left[i]), true);
@@ -71,6 +84,12 @@ function writeSamples(out: Buffer, offset: number, audio: StereoAudio, start: nu
       pos += 6;
     }
   }
+}
+
+/** Clips to [-1, 1] and rounds half away from zero; the Int16Array store truncates the rest. */
+function quantize16(sample: number): number {
+  const scaled = (sample > 1 ? 1 : sample < -1 ? -1 : sample) * 32767;
+  return scaled < 0 ? scaled - 0.5 : scaled + 0.5;
 }
 
 /** Decodes PCM 8/16/24/32-bit integer or 32/64-bit float WAV, mono or stereo (more channels: first two). */

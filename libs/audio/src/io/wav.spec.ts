@@ -1,0 +1,51 @@
+import { decodeWav, encodeWav, WavBitDepth } from './wav';
+
+const tone = (frames: number) => ({
+  sampleRate: 48000,
+  left: Float32Array.from({ length: frames }, (_, i) => 0.8 * Math.sin(i / 7)),
+  right: Float32Array.from({ length: frames }, (_, i) => -0.5 * Math.cos(i / 3)),
+});
+
+describe('WAV', () => {
+  it.each<[WavBitDepth, number]>([
+    [16, 2 / 32767],
+    [24, 2 / 8388607],
+    [32, 0],
+  ])('round-trips %i-bit stereo within a step (encode scales by 2^(n-1)-1, decode by 2^(n-1))', (bits, step) => {
+    const audio = tone(1000);
+    const decoded = decodeWav(encodeWav(audio, bits));
+    expect(decoded.sampleRate).toBe(48000);
+    expect(decoded.left.length).toBe(1000);
+    for (let i = 0; i < 1000; i++) {
+      expect(Math.abs(decoded.left[i]! - audio.left[i]!)).toBeLessThanOrEqual(step);
+      expect(Math.abs(decoded.right[i]! - audio.right[i]!)).toBeLessThanOrEqual(step);
+    }
+  });
+
+  it('clips out-of-range samples and rounds to the nearest step', () => {
+    const wav = encodeWav({ sampleRate: 8000, left: Float32Array.of(1.5, -1.5, 0.6 / 32767, -0.6 / 32767), right: new Float32Array(4) }, 16);
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.readUInt32LE(40)).toBe(16);
+    expect([0, 1, 2, 3].map((i) => wav.readInt16LE(44 + i * 4))).toEqual([32767, -32767, 1, -1]);
+  });
+
+  it('duplicates a mono file into both channels', () => {
+    const mono = encodeWav(tone(10), 16);
+    // Rewrite as mono: 1 channel, halve block align and byte rate, keep the left samples only.
+    const frames = 10;
+    const out = Buffer.alloc(44 + frames * 2);
+    mono.copy(out, 0, 0, 44);
+    out.writeUInt16LE(1, 22);
+    out.writeUInt32LE(48000 * 2, 28);
+    out.writeUInt16LE(2, 32);
+    out.writeUInt32LE(frames * 2, 40);
+    for (let i = 0; i < frames; i++) out.writeInt16LE(mono.readInt16LE(44 + i * 4), 44 + i * 2);
+    const decoded = decodeWav(out);
+    expect(Array.from(decoded.right)).toEqual(Array.from(decoded.left));
+    expect(decoded.left[3]).toBeCloseTo(0.8 * Math.sin(3 / 7), 4);
+  });
+
+  it('refuses what is not a WAV file', () => {
+    expect(() => decodeWav(Buffer.from('not a wav file at all'))).toThrow('Not a RIFF/WAVE file');
+  });
+});
