@@ -97,23 +97,30 @@ function medianAlongBins(
   spacing: number,
 ): void {
   const reach = ((taps - 1) / 2) * spacing;
+  const far = 2 * spacing;
   const last = bins - 1;
+  // Interior bins [reach, bins − reach) need no clamping: a tight loop. The few edge bins clamp.
+  const interiorFrom = Math.min(reach, bins);
+  const interiorTo = Math.max(interiorFrom, bins - reach);
   for (let frame = 0; frame < frames; frame++) {
     const base = frame * bins;
     const at = (bin: number) => input[base + Math.min(last, Math.max(0, bin))];
-    for (let bin = 0; bin < bins; bin++) {
-      const i = base + bin;
-      const inside = bin >= reach && bin + reach <= last;
-      if (taps === 3) {
-        output[i] = inside
-          ? median3(input[i - spacing], input[i], input[i + spacing])
-          : median3(at(bin - spacing), input[i], at(bin + spacing));
-      } else {
-        const far = 2 * spacing;
-        output[i] = inside
-          ? median5(input[i - far], input[i - spacing], input[i], input[i + spacing], input[i + far])
-          : median5(at(bin - far), at(bin - spacing), input[i], at(bin + spacing), at(bin + far));
+    const edge = (bin: number) => {
+      output[base + bin] =
+        taps === 3
+          ? median3(at(bin - spacing), at(bin), at(bin + spacing))
+          : median5(at(bin - far), at(bin - spacing), at(bin), at(bin + spacing), at(bin + far));
+    };
+    for (let bin = 0; bin < interiorFrom; bin++) edge(bin);
+    if (taps === 3) {
+      for (let i = base + interiorFrom; i < base + interiorTo; i++) {
+        output[i] = median3(input[i - spacing], input[i], input[i + spacing]);
+      }
+    } else {
+      for (let i = base + interiorFrom; i < base + interiorTo; i++) {
+        output[i] = median5(input[i - far], input[i - spacing], input[i], input[i + spacing], input[i + far]);
       }
     }
+    for (let bin = interiorTo; bin < bins; bin++) edge(bin);
   }
 }

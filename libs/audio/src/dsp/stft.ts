@@ -120,48 +120,55 @@ export class StereoStft {
   }
 
   /**
-   * Overlap-adds absolute frames [fromFrame, toFrame) of `spec`, each bin scaled by its mask (null: 1),
-   * into out[fromSample, toSample). Contributions outside that sample range are dropped, so callers that
-   * own disjoint sample ranges can write into one shared output; a sample is complete once every frame
-   * over it has been added.
+   * Overlap-adds absolute frames [fromFrame, toFrame) of `spec`, each bin scaled by its mask (a grid laid
+   * out like the spectrogram), into out[fromSample, toSample). Contributions outside that sample range are
+   * dropped, so callers that own disjoint sample ranges can write into one shared output; a sample is
+   * complete once every frame over it has been added.
    */
   synthesize(
     spec: StereoSpectrogram,
     fromFrame: number,
     toFrame: number,
-    masks: { left: Float32Array | null; right: Float32Array | null },
+    masks: { left: Float32Array; right: Float32Array },
     out: StereoSamples,
     fromSample: number,
     toSample: number,
   ): void {
     const { size, bins, synthesisWindow } = this;
+    const { leftRe, leftIm, rightRe, rightIm } = spec;
+    const maskLeft = masks.left;
+    const maskRight = masks.right;
+    const outLeft = out.left;
+    const outRight = out.right;
     const Y = this.freqBuffer;
     const y = this.timeBuffer;
-    const half = size / 2;
     for (let frame = fromFrame; frame < toFrame; frame++) {
       const base = (frame - spec.firstFrame) * bins;
-      // Conjugate of Y = A + i·B, where A and B are the masked left and right spectra (Hermitian).
-      for (let k = 0; k <= half; k++) {
-        const gainLeft = masks.left ? masks.left[base + k] : 1;
-        const gainRight = masks.right ? masks.right[base + k] : 1;
-        const aRe = gainLeft * spec.leftRe[base + k];
-        const aIm = gainLeft * spec.leftIm[base + k];
-        const bRe = gainRight * spec.rightRe[base + k];
-        const bIm = gainRight * spec.rightIm[base + k];
+      // Conjugate of Y = A + i·B, where A and B are the masked left and right spectra (Hermitian, with
+      // real bins 0 and size/2, where both halves' formulas agree).
+      Y[0] = maskLeft[base] * leftRe[base];
+      Y[1] = -maskRight[base] * rightRe[base];
+      for (let k = 1; k < bins; k++) {
+        const gainLeft = maskLeft[base + k];
+        const gainRight = maskRight[base + k];
+        const aRe = gainLeft * leftRe[base + k];
+        const aIm = gainLeft * leftIm[base + k];
+        const bRe = gainRight * rightRe[base + k];
+        const bIm = gainRight * rightIm[base + k];
         Y[2 * k] = aRe - bIm;
         Y[2 * k + 1] = -aIm - bRe;
-        if (k > 0 && k < half) {
-          Y[2 * (size - k)] = aRe + bIm;
-          Y[2 * (size - k) + 1] = aIm - bRe;
-        }
+        const mirror = 2 * (size - k);
+        Y[mirror] = aRe + bIm;
+        Y[mirror + 1] = aIm - bRe;
       }
       this.fft.transform(y, Y);
       const start = this.frameStart(frame);
       const from = Math.max(0, fromSample - start);
       const to = Math.min(size, toSample - start);
       for (let n = from; n < to; n++) {
-        out.left[start + n] += synthesisWindow[n] * y[2 * n];
-        out.right[start + n] -= synthesisWindow[n] * y[2 * n + 1];
+        const w = synthesisWindow[n];
+        outLeft[start + n] += w * y[2 * n];
+        outRight[start + n] -= w * y[2 * n + 1];
       }
     }
   }

@@ -1,5 +1,7 @@
-import { remedianFilter, remedianSpan, type StereoSpectrogram } from '../../dsp';
+import type { StereoSpectrogram } from '../../dsp';
+import { harmonicShare, HarmonicShareWorkspace } from './harmonic-share';
 import type { FastParameters } from './parameters';
+import { VocalPitchTracker, writeHarmonicComb } from './vocal-pitch';
 
 /**
  * Soft masks (0..1 per cell, applied to both channels) of the stems resynthesised from the spectrum;
@@ -15,74 +17,58 @@ export interface StemMasks {
 export class MaskWorkspace {
   readonly power: Float32Array;
   readonly centre: Float32Array;
-  readonly harmonic: Float32Array;
-  readonly percussive: Float32Array;
-  readonly scratch: Float32Array;
-  readonly lowBand: LowBandGrids;
+  readonly harmonic: HarmonicShareWorkspace;
+  /** Vocal evidence (magnitudes) for the pitch tracker, then the harmonic comb. */
+  readonly vocalEvidence: Float32Array;
+  readonly comb: Float32Array;
+  readonly pitch: VocalPitchTracker;
+  readonly reverb: Float32Array;
+  /** Per bin: the bass band's weight (see bassWeight). */
+  readonly bassWeights: Float32Array;
   readonly masks: StemMasks;
 
   constructor(maxFrames: number, bins: number, params: FastParameters) {
     const grid = () => new Float32Array(maxFrames * bins);
     this.power = grid();
     this.centre = grid();
-    this.harmonic = grid();
-    this.percussive = grid();
-    this.scratch = grid();
-    this.lowBand = new LowBandGrids(maxFrames, lowBandContextBins(params, bins));
+    this.harmonic = new HarmonicShareWorkspace(maxFrames, bins, params);
+    this.vocalEvidence = grid();
+    this.comb = grid();
+    this.pitch = new VocalPitchTracker(params.vocalPitch, maxFrames);
+    this.reverb = new Float32Array(bins);
+    this.bassWeights = Float32Array.from({ length: bins }, (_, bin) => bassWeight(bin, params));
     this.masks = { vocals: grid(), drums: grid(), bass: grid() };
   }
 }
 
-/** The bottom bins copied into a compact grid, so the low-band kernels only touch the bins they decide. */
-class LowBandGrids {
-  readonly power: Float32Array;
-  readonly harmonic: Float32Array;
-  readonly percussive: Float32Array;
-  readonly scratch: Float32Array;
-
-  constructor(
-    maxFrames: number,
-    readonly bins: number,
-  ) {
-    const grid = () => new Float32Array(maxFrames * bins);
-    this.power = grid();
-    this.harmonic = grid();
-    this.percussive = grid();
-    this.scratch = grid();
-  }
-}
-
-/** Low-band bins plus the vertical kernel's reach, so bins below the split never see the grid's edge. */
-function lowBandContextBins(params: FastParameters, bins: number): number {
-  return Math.min(bins, params.lowBandBins + Math.floor(remedianSpan(params.lowPercussiveStages) / 2));
-}
-
 /**
- * Estimates the stem masks of one segment's spectrogram in three stages:
+ * Estimates the stem masks of one segment's spectrogram:
  *
- * 1. Cell features. Power of both channels summed (pan-independent), and the centre index
- *    c = 2·Re(L·R*) / (|L|² + |R|²): 1 where left and right are equal (a centred source: lead vocal, bass,
- *    kick and snare), lower where one side dominates or the channels are decorrelated (panned
- *    accompaniment, reverb). Its square is the centre weight.
- *
- * 2. Harmonic/percussive split by median filtering (FitzGerald 2010) on the power: a median along time
- *    keeps what is steady (partials), one along frequency keeps what is broadband (hits). The harmonic
- *    share H / (H + P) is a Wiener-style soft mask (power ratio). Below `lowBandBins` the kernels are
- *    shorter in time and narrower in frequency: there the question is a kick's short, wide bump versus a
- *    bass note's long, narrow partials, and the full-band kernels would call a four-on-the-floor kick
- *    "steady".
- *
- * 3. Stem assignment. Percussive → drums. Harmonic and centred → bass below the bass crossover (full
- *    weight to ≈ 180 Hz, fading out by ≈ 500 Hz), vocals above it. Everything else — harmonic but off
- *    centre (the panned accompaniment), reverb, the rest — is left to 'other'.
+ * 1. Cell features: the power of both channels summed (pan-independent) and the centre index
+ *    c = 2·Re(L·R*) / (|L|² + |R|²), 1 where left and right are equal — a centred source: lead vocal,
+ *    bass, kick and snare — and lower where one side dominates or the channels are decorrelated (panned
+ *    accompaniment, reverb).
+ * 2. Harmonic share h = H / (H + P) from median filtering (harmonic-share.ts); 1 − h is the drums.
+ * 3. Vocal pitch and comb (vocal-pitch.ts), tracked on the centred harmonic energy above the bass range.
+ * 4. Assignment of the harmonic part: bass = h · c² · bass band · (1 − vocal share), vocals =
+ *    h · centre ramp · vocal share, where the vocal share is the comb (held back to 30 % inside the bass
+ *    band, where a bass partial under a comb tooth is the likelier owner). Bass demands a tighter centre
+ *    (c², a dry centred instrument) than vocals (a ramp from c = 0.3 to 0.9), whose stereo reverb blurs
+ *    the centre. Below ≈ 15 Hz nothing is vocals, drums or bass: infrasound and DC offsets go to 'other'.
+ * 5. Vocal reverb: the vocal's own echo outlasts the dry voice and is decorrelated, so step 4 leaves it in
+ *    'other'. A per-bin leaky integrator of the vocal estimate (power decaying with a ≈ 0.2 s time
+ *    constant) predicts the tail; where the prediction is large against what 'other' holds, that share
+ *    of 'other' moves to vocals (a Wiener-style split between the two).
  */
 export function estimateMasks(spec: StereoSpectrogram, params: FastParameters, work: MaskWorkspace): StemMasks {
   const { frames, bins } = spec;
   computeCellFeatures(spec, work);
-  remedianFilter(work.power, work.harmonic, work.scratch, frames, bins, 'frames', params.harmonicStages);
-  remedianFilter(work.power, work.percussive, work.scratch, frames, bins, 'bins', params.percussiveStages);
-  splitLowBand(frames, bins, params, work);
-  assignStems(frames, bins, params, work);
+  const share = harmonicShare(work.power, frames, bins, params, work.harmonic);
+  writeVocalEvidence(share, frames, bins, work);
+  const f0 = work.pitch.track(work.vocalEvidence, frames, bins);
+  writeHarmonicComb(f0, frames, bins, params.vocalPitch, work.comb);
+  assignStems(share, frames, bins, params, work);
+  addVocalReverb(frames, bins, params, work);
   return work.masks;
 }
 
@@ -96,43 +82,69 @@ function computeCellFeatures(spec: StereoSpectrogram, work: MaskWorkspace): void
     const rRe = rightRe[i];
     const rIm = rightIm[i];
     const total = lRe * lRe + lIm * lIm + rRe * rRe + rIm * rIm + 1e-20;
-    const index = (2 * (lRe * rRe + lIm * rIm)) / total;
     power[i] = total;
-    centre[i] = index > 0 ? index * index : 0;
+    centre[i] = (2 * (lRe * rRe + lIm * rIm)) / total;
   }
 }
 
-/** Overwrites the harmonic and percussive estimates of the low-band bins with the low-band kernels'. */
-function splitLowBand(frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
-  const low = work.lowBand;
-  const lowBins = low.bins;
-  for (let frame = 0; frame < frames; frame++) {
-    low.power.set(work.power.subarray(frame * bins, frame * bins + lowBins), frame * lowBins);
-  }
-  remedianFilter(low.power, low.harmonic, low.scratch, frames, lowBins, 'frames', params.lowHarmonicStages);
-  remedianFilter(low.power, low.percussive, low.scratch, frames, lowBins, 'bins', params.lowPercussiveStages);
-  const decided = Math.min(params.lowBandBins, lowBins);
-  for (let frame = 0; frame < frames; frame++) {
-    work.harmonic.set(low.harmonic.subarray(frame * lowBins, frame * lowBins + decided), frame * bins);
-    work.percussive.set(low.percussive.subarray(frame * lowBins, frame * lowBins + decided), frame * bins);
-  }
-}
-
-function assignStems(frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
-  const { harmonic, percussive, centre, masks } = work;
-  const { vocals, drums, bass } = masks;
+/** Bass weight of a bin: 1 up to bassFullBin, fading linearly to 0 at bassEndBin. */
+function bassWeight(bin: number, params: FastParameters): number {
   const { bassFullBin, bassEndBin } = params;
+  return bin <= bassFullBin ? 1 : bin >= bassEndBin ? 0 : (bassEndBin - bin) / (bassEndBin - bassFullBin);
+}
+
+/** Magnitude of the centred harmonic energy above the bass band: what the vocal pitch is tracked on. */
+function writeVocalEvidence(share: Float32Array, frames: number, bins: number, work: MaskWorkspace): void {
+  const { power, centre, vocalEvidence, bassWeights } = work;
   for (let frame = 0; frame < frames; frame++) {
     const row = frame * bins;
     for (let bin = 0; bin < bins; bin++) {
       const i = row + bin;
-      const h = harmonic[i];
-      const harmonicShare = h / (h + percussive[i] + 1e-30);
-      const bassWeight = bin <= bassFullBin ? 1 : bin >= bassEndBin ? 0 : (bassEndBin - bin) / (bassEndBin - bassFullBin);
-      const centred = harmonicShare * centre[i];
-      drums[i] = 1 - harmonicShare;
-      bass[i] = centred * bassWeight;
-      vocals[i] = centred * (1 - bassWeight);
+      const c = centre[i] > 0 ? centre[i] : 0;
+      vocalEvidence[i] = share[i] * c * c * (1 - bassWeights[bin]) * Math.sqrt(power[i]);
+    }
+  }
+}
+
+function assignStems(share: Float32Array, frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
+  const { centre, comb, masks, bassWeights } = work;
+  const { vocals, drums, bass } = masks;
+  const { subsonicBins, vocalCentreFrom, vocalCentreTo, bassVocalShare } = params;
+  const centreSpan = vocalCentreTo - vocalCentreFrom;
+  for (let frame = 0; frame < frames; frame++) {
+    const row = frame * bins;
+    for (let bin = 0; bin < bins; bin++) {
+      const i = row + bin;
+      if (bin < subsonicBins) {
+        vocals[i] = drums[i] = bass[i] = 0;
+        continue;
+      }
+      const h = share[i];
+      const c = centre[i];
+      const low = bassWeights[bin];
+      const vocalShare = comb[i] * (1 - (1 - bassVocalShare) * low);
+      const vocalCentre = c <= vocalCentreFrom ? 0 : c >= vocalCentreTo ? 1 : (c - vocalCentreFrom) / centreSpan;
+      drums[i] = 1 - h;
+      vocals[i] = h * vocalCentre * vocalShare;
+      bass[i] = c > 0 ? h * c * c * low * (1 - vocalShare) : 0;
+    }
+  }
+}
+
+function addVocalReverb(frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
+  const { power, reverb, masks } = work;
+  const { vocals, drums, bass } = masks;
+  const { reverbDecay, reverbGain } = params;
+  reverb.fill(0);
+  for (let frame = 0; frame < frames; frame++) {
+    const row = frame * bins;
+    for (let bin = 0; bin < bins; bin++) {
+      const i = row + bin;
+      const tail = reverbDecay * reverb[bin] + reverbGain * vocals[i] * power[i];
+      reverb[bin] = tail;
+      const other = 1 - vocals[i] - drums[i] - bass[i];
+      const otherPower = other * power[i];
+      vocals[i] += (other * tail) / (tail + otherPower + 1e-30);
     }
   }
 }

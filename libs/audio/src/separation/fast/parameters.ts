@@ -1,3 +1,5 @@
+import type { VocalPitchParameters } from './vocal-pitch';
+
 /**
  * Every tuning constant of the fast engine, stated in seconds and hertz and converted to frames and bins
  * for the track's sample rate, so 44.1 kHz, 48 kHz or anything else separates the same way.
@@ -16,9 +18,20 @@ export interface FastParameters {
   lowBandBins: number;
   lowHarmonicStages: number[];
   lowPercussiveStages: number[];
+  /** Bins below this carry infrasound/DC only; they are left to 'other'. */
+  subsonicBins: number;
   /** Bins up to which bass gets full weight, and up to which its weight fades to zero. */
   bassFullBin: number;
   bassEndBin: number;
+  /** Centre index at which the vocal weight starts to rise from 0, and where it reaches 1. */
+  vocalCentreFrom: number;
+  vocalCentreTo: number;
+  /** Fraction of the comb that vocals may claim inside the bass band. */
+  bassVocalShare: number;
+  vocalPitch: VocalPitchParameters;
+  /** Vocal reverb model: power decay per frame, and how much of the vocal estimate feeds the tail. */
+  reverbDecay: number;
+  reverbGain: number;
 }
 
 /**
@@ -30,8 +43,11 @@ const WINDOW_SECONDS = 0.093;
 const SEGMENT_SECONDS = 12;
 const MARGIN_SECONDS = 0.75;
 const LOW_BAND_HZ = 200;
+const SUBSONIC_HZ = 15;
 const BASS_FULL_HZ = 180;
 const BASS_END_HZ = 500;
+/** Power time constant of the vocal reverb tail. */
+const REVERB_SECONDS = 0.2;
 
 export function fastParameters(sampleRate: number): FastParameters {
   const fftSize = 2 ** Math.round(Math.log2(WINDOW_SECONDS * sampleRate));
@@ -52,7 +68,26 @@ export function fastParameters(sampleRate: number): FastParameters {
     // lasts the note but is one or two bins wide.
     lowHarmonicStages: [3, 3],
     lowPercussiveStages: [5],
+    subsonicBins: Math.ceil(SUBSONIC_HZ / binHz),
     bassFullBin: Math.round(BASS_FULL_HZ / binHz),
     bassEndBin: Math.round(BASS_END_HZ / binHz),
+    vocalCentreFrom: 0.3,
+    vocalCentreTo: 0.9,
+    bassVocalShare: 0.3,
+    vocalPitch: {
+      binHz,
+      minHz: 80,
+      maxHz: 1100,
+      harmonics: 12,
+      salienceMaxHz: 5000,
+      stepCost: 0.05,
+      maxStep: 4,
+      leapCost: 1,
+      toothBins: 16 / binHz,
+      toothSpread: 0.025,
+      combMaxHz: 8000,
+    },
+    reverbDecay: Math.exp(-1 / (REVERB_SECONDS * framesPerSecond)),
+    reverbGain: 0.05,
   };
 }
