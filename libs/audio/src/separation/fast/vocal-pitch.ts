@@ -7,9 +7,10 @@
  *
  * Pitch: harmonic summation (Klapuri 2006) on the vocal evidence (centred, harmonic, above the bass
  * crossover; see masks.ts): the salience of a candidate f0 is Σ_h |E(h·f0)| / √h over its first
- * harmonics, taking the largest of the three bins around each. Candidates are spaced a quarter semitone
- * apart. The track through the frames is the Viterbi path maximising the summed salience (normalised per
- * frame) minus a cost per quarter-semitone step, with a fixed price for leaping anywhere — so a voice
+ * harmonics, taking the largest of the three bins around each. Candidates are spaced a sixth of a semitone
+ * apart, fine enough to follow vibrato so the comb's teeth can stay narrow. The track through the frames is
+ * the Viterbi path maximising the summed salience (normalised per frame) minus a cost per step (0.2 per
+ * semitone, glides up to a semitone per frame), with a fixed price for leaping anywhere — so a voice
  * that glides or steps is followed, and an octave error in one frame does not win over its neighbours.
  */
 export interface VocalPitchParameters {
@@ -17,10 +18,12 @@ export interface VocalPitchParameters {
   binHz: number;
   minHz: number;
   maxHz: number;
+  /** Candidate f0 spacing: this many per semitone. */
+  stepsPerSemitone: number;
   /** Harmonics summed per candidate (those below `salienceMaxHz`). */
   harmonics: number;
   salienceMaxHz: number;
-  /** Viterbi: cost per quarter-semitone step, largest step of a glide, and the price of a leap. */
+  /** Viterbi: cost per candidate step, largest step of a glide (in candidates), and the price of a leap. */
   stepCost: number;
   maxStep: number;
   leapCost: number;
@@ -29,8 +32,6 @@ export interface VocalPitchParameters {
   toothSpread: number;
   combMaxHz: number;
 }
-
-const STEPS_PER_SEMITONE = 4;
 
 /** Per-thread buffers and the harmonic bin tables of every candidate, built once per sample rate. */
 export class VocalPitchTracker {
@@ -51,9 +52,9 @@ export class VocalPitchTracker {
     private readonly params: VocalPitchParameters,
     maxFrames: number,
   ) {
-    const { binHz, minHz, maxHz, harmonics, salienceMaxHz } = params;
-    const count = Math.floor(12 * STEPS_PER_SEMITONE * Math.log2(maxHz / minHz)) + 1;
-    this.candidateHz = Float64Array.from({ length: count }, (_, k) => minHz * 2 ** (k / (12 * STEPS_PER_SEMITONE)));
+    const { binHz, minHz, maxHz, stepsPerSemitone, harmonics, salienceMaxHz } = params;
+    const count = Math.floor(12 * stepsPerSemitone * Math.log2(maxHz / minHz)) + 1;
+    this.candidateHz = Float64Array.from({ length: count }, (_, k) => minHz * 2 ** (k / (12 * stepsPerSemitone)));
     const starts: number[] = [];
     const bins: number[] = [];
     const weights: number[] = [];
