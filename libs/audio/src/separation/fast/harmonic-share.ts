@@ -11,6 +11,8 @@ export class HarmonicShareWorkspace {
   readonly lowHarmonic: Float32Array;
   readonly lowPercussive: Float32Array;
   readonly lowScratch: Float32Array;
+  /** Per bin: the weight of the percussive estimate against the harmonic one (see highBandPercussiveBias). */
+  readonly percussiveBias: Float32Array;
 
   constructor(maxFrames: number, bins: number, params: FastParameters) {
     const grid = (width: number) => new Float32Array(maxFrames * width);
@@ -23,14 +25,25 @@ export class HarmonicShareWorkspace {
     this.lowHarmonic = grid(this.lowBins);
     this.lowPercussive = grid(this.lowBins);
     this.lowScratch = grid(this.lowBins);
+    this.percussiveBias = Float32Array.from({ length: bins }, (_, bin) => highBandPercussiveBias(bin, params));
   }
+}
+
+/**
+ * 1 up to percussiveBiasFromBin, rising linearly to `percussiveBias` at percussiveBiasToBin. High up, a
+ * steady hi-hat or shaker pattern looks "steady" to the horizontal median, while pitched instruments have
+ * little energy there: weighting the percussive estimate up gives those bins to the drums.
+ */
+function highBandPercussiveBias(bin: number, params: FastParameters): number {
+  const { percussiveBiasFromBin: from, percussiveBiasToBin: to, percussiveBias: bias } = params;
+  return bin <= from ? 1 : bin >= to ? bias : 1 + ((bias - 1) * (bin - from)) / (to - from);
 }
 
 /**
  * Harmonic/percussive split by median filtering (FitzGerald 2010) of the power: a median along time keeps
  * what is steady (partials), one along frequency keeps what is broadband in an instant (hits). Returns the
- * harmonic share H / (H + P) per cell (in `work.harmonic`), a Wiener-style soft mask; 1 − share is
- * percussive.
+ * harmonic share H / (H + b·P) per cell (in `work.harmonic`), a Wiener-style soft mask; 1 − share is
+ * percussive. The bias b is 1 except in the high band (see highBandPercussiveBias).
  *
  * Below `lowBandBins` the kernels are shorter in time and narrower in frequency: there the question is a
  * kick's short, wide bump against a bass note's long, narrow partials, and the full-band kernels would call
@@ -59,9 +72,13 @@ export function harmonicShare(
     percussive.set(lowPercussive.subarray(frame * lowBins, frame * lowBins + decided), frame * bins);
   }
 
-  for (let i = 0; i < frames * bins; i++) {
-    const h = harmonic[i];
-    harmonic[i] = h / (h + percussive[i] + 1e-30);
+  const bias = work.percussiveBias;
+  for (let frame = 0; frame < frames; frame++) {
+    const row = frame * bins;
+    for (let bin = 0; bin < bins; bin++) {
+      const h = harmonic[row + bin];
+      harmonic[row + bin] = h / (h + bias[bin] * percussive[row + bin] + 1e-30);
+    }
   }
   return harmonic;
 }

@@ -14,6 +14,10 @@ export interface FastParameters {
   /** Remedian stages of the horizontal (along time) and vertical (along frequency) HPSS kernels. */
   harmonicStages: number[];
   percussiveStages: number[];
+  /** The percussive estimate counts 1× up to the first bin, rising to `percussiveBias`× at the second. */
+  percussiveBiasFromBin: number;
+  percussiveBiasToBin: number;
+  percussiveBias: number;
   /** Below this bin, harmonic/percussive is decided with the low-band kernels instead. */
   lowBandBins: number;
   lowHarmonicStages: number[];
@@ -43,6 +47,8 @@ const WINDOW_SECONDS = 0.093;
 const SEGMENT_SECONDS = 12;
 const MARGIN_SECONDS = 0.75;
 const LOW_BAND_HZ = 200;
+const PERCUSSIVE_BIAS_FROM_HZ = 3000;
+const PERCUSSIVE_BIAS_TO_HZ = 6000;
 const SUBSONIC_HZ = 15;
 const BASS_FULL_HZ = 180;
 const BASS_END_HZ = 500;
@@ -63,6 +69,9 @@ export function fastParameters(sampleRate: number): FastParameters {
     // ≈ 0.4 s along time, ≈ 160 Hz along frequency.
     harmonicStages: [3, 3],
     percussiveStages: [5, 3],
+    percussiveBiasFromBin: Math.round(PERCUSSIVE_BIAS_FROM_HZ / binHz),
+    percussiveBiasToBin: Math.round(PERCUSSIVE_BIAS_TO_HZ / binHz),
+    percussiveBias: 16,
     lowBandBins: Math.round(LOW_BAND_HZ / binHz),
     // ≈ 0.4 s and ≈ 55 Hz: a kick's low bump lasts a few frames but spans several bins, a bass partial
     // lasts the note but is one or two bins wide.
