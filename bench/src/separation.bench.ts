@@ -1,0 +1,226 @@
+/**
+ * Separation benchmark: global SDR per stem on the synthetic eval set for an engine, a plain HPSS baseline
+ * and the oracle ratio mask (upper bound for STFT masking), then the engine's real-time factor on a
+ * 4-minute track and peak RSS. Ends with a JSON summary line.
+ *
+ *   npm run bench:separation -- [--engine fast] [--dir .data/eval-set]
+ */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import {
+  createFastSeparator,
+  decodeWav,
+  remedianFilter,
+  STEM_TYPES,
+  StereoStft,
+  type Separator,
+  type StemSet,
+  type StemType,
+  type StereoAudio,
+  type StereoSpectrogram,
+} from '@stemdeck/audio';
+import { globalSdr } from '@stemdeck/audio/dist/separation/metrics';
+import { loadEvalSet, loadTrackAudio, type EvalTrack } from './eval-set/load';
+import { DEFAULT_EVAL_SET_DIR, MIXTURE_FILE } from './eval-set/meta';
+
+type StemScores = Record<StemType, number> & { mean: number };
+type Method = 'engine' | 'hpss' | 'oracle';
+
+/** Tracks at least this long are timed, not scored (they would only lengthen the run). */
+const LONG_TRACK_SECONDS = 120;
+const SPEED_SECONDS = 240;
+/** STFT of the reference methods: 46 ms windows, 75 % overlap at 44.1 kHz. */
+const REFERENCE_FFT = 2048;
+const REFERENCE_HOP = 512;
+/** HPSS kernels: 27 frames (≈ 0.3 s) along time, 27 bins (≈ 580 Hz) along frequency. */
+const HPSS_STAGES = [3, 3, 3];
+
+function parseArgs(argv: string[]): { engine: string; dir: string } {
+  const args = { engine: 'fast', dir: DEFAULT_EVAL_SET_DIR };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--engine') args.engine = argv[++i];
+    else if (argv[i] === '--dir') args.dir = argv[++i];
+    else throw new Error(`unknown argument ${argv[i]} (expected --engine NAME, --dir PATH)`);
+  }
+  return args;
+}
+
+function createEngine(name: string): Separator {
+  if (name === 'fast') return createFastSeparator();
+  throw new Error(`engine '${name}' is not benchmarked yet (available: fast)`);
+}
+
+function score(reference: StemSet, estimate: StemSet): StemScores {
+  const scores = {} as StemScores;
+  for (const stem of STEM_TYPES) scores[stem] = globalSdr(reference[stem], estimate[stem]);
+  scores.mean = STEM_TYPES.reduce((sum, stem) => sum + scores[stem], 0) / STEM_TYPES.length;
+  return scores;
+}
+
+function meanScores(all: StemScores[]): StemScores {
+  const mean = {} as StemScores;
+  for (const key of [...STEM_TYPES, 'mean'] as const) mean[key] = all.reduce((sum, s) => sum + s[key], 0) / all.length;
+  return mean;
+}
+
+function analyze(stft: StereoStft, audio: StereoAudio): StereoSpectrogram {
+  const spec = stft.createSpectrogram(0, stft.frameCount(audio.left.length));
+  stft.analyze(audio, spec);
+  return spec;
+}
+
+function silentLike(audio: StereoAudio): StereoAudio {
+  const length = audio.left.length;
+  return { sampleRate: audio.sampleRate, left: new Float32Array(length), right: new Float32Array(length) };
+}
+
+function synthesize(stft: StereoStft, spec: StereoSpectrogram, masks: { left: Float32Array; right: Float32Array }, like: StereoAudio): StereoAudio {
+  const out = silentLike(like);
+  stft.synthesize(spec, 0, spec.frames, masks, out, 0, out.left.length);
+  return out;
+}
+
+/**
+ * Plain HPSS (FitzGerald 2010): median along time → harmonic, median along frequency → percussive,
+ * Wiener-style soft masks on the summed power of both channels; percussive → drums, harmonic → other,
+ * vocals and bass silent.
+ */
+function hpssBaseline(mixture: StereoAudio): StemSet {
+  const stft = new StereoStft(REFERENCE_FFT, REFERENCE_HOP);
+  const spec = analyze(stft, mixture);
+  const cells = spec.frames * spec.bins;
+  const power = new Float32Array(cells);
+  for (let i = 0; i < cells; i++) power[i] = spec.leftRe[i] ** 2 + spec.leftIm[i] ** 2 + spec.rightRe[i] ** 2 + spec.rightIm[i] ** 2;
+  const harmonic = new Float32Array(cells);
+  const percussive = new Float32Array(cells);
+  const scratch = new Float32Array(cells);
+  remedianFilter(power, harmonic, scratch, spec.frames, spec.bins, 'frames', HPSS_STAGES);
+  remedianFilter(power, percussive, scratch, spec.frames, spec.bins, 'bins', HPSS_STAGES);
+  for (let i = 0; i < cells; i++) {
+    const h = harmonic[i] ** 2;
+    const p = percussive[i] ** 2;
+    percussive[i] = h + p > 0 ? p / (h + p) : 0.5;
+    harmonic[i] = 1 - percussive[i];
+  }
+  return {
+    vocals: silentLike(mixture),
+    drums: synthesize(stft, spec, { left: percussive, right: percussive }, mixture),
+    bass: silentLike(mixture),
+    other: synthesize(stft, spec, { left: harmonic, right: harmonic }, mixture),
+  };
+}
+
+/** Oracle ratio mask: each stem's share of the summed stem power in each cell, per channel, from the truth. */
+function oracleRatioMask(mixture: StereoAudio, truth: StemSet): StemSet {
+  const stft = new StereoStft(REFERENCE_FFT, REFERENCE_HOP);
+  const mix = analyze(stft, mixture);
+  const cells = mix.frames * mix.bins;
+  const powers = {} as Record<StemType, { left: Float32Array; right: Float32Array }>;
+  const total = { left: new Float32Array(cells), right: new Float32Array(cells) };
+  for (const stem of STEM_TYPES) {
+    const spec = analyze(stft, truth[stem]);
+    const left = new Float32Array(cells);
+    const right = new Float32Array(cells);
+    for (let i = 0; i < cells; i++) {
+      left[i] = spec.leftRe[i] ** 2 + spec.leftIm[i] ** 2;
+      right[i] = spec.rightRe[i] ** 2 + spec.rightIm[i] ** 2;
+      total.left[i] += left[i];
+      total.right[i] += right[i];
+    }
+    powers[stem] = { left, right };
+  }
+  const out = {} as StemSet;
+  for (const stem of STEM_TYPES) {
+    const { left, right } = powers[stem];
+    for (let i = 0; i < cells; i++) {
+      left[i] = total.left[i] > 0 ? left[i] / total.left[i] : 0.25;
+      right[i] = total.right[i] > 0 ? right[i] / total.right[i] : 0.25;
+    }
+    out[stem] = synthesize(stft, mix, { left, right }, mixture);
+  }
+  return out;
+}
+
+/** A `seconds`-long mixture: the given one repeated (for timing when the set has no long track). */
+function repeatTo(audio: StereoAudio, seconds: number): StereoAudio {
+  const length = Math.round(seconds * audio.sampleRate);
+  const out = { sampleRate: audio.sampleRate, left: new Float32Array(length), right: new Float32Array(length) };
+  for (let start = 0; start < length; start += audio.left.length) {
+    const count = Math.min(audio.left.length, length - start);
+    out.left.set(audio.left.subarray(0, count), start);
+    out.right.set(audio.right.subarray(0, count), start);
+  }
+  return out;
+}
+
+const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
+const fixed = (value: number, width = 7) => value.toFixed(2).padStart(width);
+
+function printRow(label: string, method: string, scores: StemScores): void {
+  const cells = [...STEM_TYPES, 'mean' as const].map((key) => fixed(scores[key])).join(' ');
+  console.log(`${label.padEnd(38)} ${method.padEnd(8)} ${cells}`);
+}
+
+async function main(): Promise<void> {
+  const { engine: engineName, dir } = parseArgs(process.argv.slice(2));
+  const engine = createEngine(engineName);
+  const tracks = loadEvalSet(dir);
+  const scored = tracks.filter((t) => t.durationSeconds < LONG_TRACK_SECONDS);
+  const longTrack = tracks.find((t) => t.durationSeconds >= LONG_TRACK_SECONDS);
+
+  console.log(`separation bench: engine ${engineName}, ${scored.length} tracks from ${dir}`);
+  console.log(`${'track'.padEnd(38)} ${'method'.padEnd(8)} ${[...STEM_TYPES, 'mean'].map((s) => s.padStart(7)).join(' ')}`);
+  const results: Record<Method, StemScores[]> = { engine: [], hpss: [], oracle: [] };
+  const perTrack: { id: string; engine: StemScores; hpss: StemScores; oracle: StemScores }[] = [];
+  for (const track of scored) {
+    const { mixture, stems } = loadTrackAudio(track);
+    const row = {
+      id: track.id,
+      engine: score(stems, await engine.separate(mixture)),
+      hpss: score(stems, hpssBaseline(mixture)),
+      oracle: score(stems, oracleRatioMask(mixture, stems)),
+    };
+    printRow(track.id, engineName, row.engine);
+    printRow('', 'hpss', row.hpss);
+    printRow('', 'oracle', row.oracle);
+    for (const method of ['engine', 'hpss', 'oracle'] as const) results[method].push(row[method]);
+    perTrack.push(row);
+  }
+  const overall = { engine: meanScores(results.engine), hpss: meanScores(results.hpss), oracle: meanScores(results.oracle) };
+  printRow(`mean over ${scored.length} tracks`, engineName, overall.engine);
+  printRow('', 'hpss', overall.hpss);
+  printRow('', 'oracle', overall.oracle);
+
+  const speed = await timeEngine(engine, longTrack, scored[0]);
+  console.log(
+    `speed: ${speed.source}, ${speed.audioSeconds.toFixed(1)} s of audio in ${speed.wallSeconds.toFixed(2)} s → ` +
+      `${speed.realTimeFactor.toFixed(1)}× real time; peak RSS ${speed.peakRssMb.toFixed(0)} MB after it`,
+  );
+  const summary = { engine: engineName, dir, tracks: scored.length, sdr: overall, perTrack, speed, peakRssMb: peakRssMb() };
+  console.log(`peak RSS over the whole run: ${summary.peakRssMb.toFixed(0)} MB`);
+  console.log(JSON.stringify(summary));
+}
+
+/** Times one separation of the 4-minute track (or of a scored track repeated to 4 minutes). */
+async function timeEngine(engine: Separator, longTrack: EvalTrack | undefined, fallback: EvalTrack) {
+  // Only the mixture: the long track's reference stems would add ~340 MB to the measured peak.
+  const mixture = longTrack
+    ? decodeWav(readFileSync(path.join(longTrack.dir, MIXTURE_FILE)))
+    : repeatTo(loadTrackAudio(fallback).mixture, SPEED_SECONDS);
+  const started = process.hrtime.bigint();
+  await engine.separate(mixture);
+  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const audioSeconds = mixture.left.length / mixture.sampleRate;
+  return {
+    source: longTrack ? longTrack.id : `${fallback.id} repeated`,
+    audioSeconds,
+    wallSeconds,
+    realTimeFactor: audioSeconds / wallSeconds,
+    peakRssMb: peakRssMb(),
+  };
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
