@@ -14,10 +14,10 @@ export interface FastParameters {
   /** Remedian stages of the horizontal (along time) and vertical (along frequency) HPSS kernels. */
   harmonicStages: number[];
   percussiveStages: number[];
-  /** The percussive estimate counts 1× up to the first bin, rising to `percussiveBias`× at the second. */
-  percussiveBiasFromBin: number;
-  percussiveBiasToBin: number;
-  percussiveBias: number;
+  /** (Hz, weight) anchors of the percussive estimate's weight against the harmonic one (harmonic-share.ts). */
+  percussiveWeights: [number, number][];
+  /** Exponent on the harmonic and percussive powers in the harmonic share. */
+  shareExponent: number;
   /** Below this bin, harmonic/percussive is decided with the low-band kernels instead. */
   lowBandBins: number;
   lowHarmonicStages: number[];
@@ -47,8 +47,6 @@ const WINDOW_SECONDS = 0.093;
 const SEGMENT_SECONDS = 12;
 const MARGIN_SECONDS = 0.75;
 const LOW_BAND_HZ = 200;
-const PERCUSSIVE_BIAS_FROM_HZ = 3000;
-const PERCUSSIVE_BIAS_TO_HZ = 6000;
 const SUBSONIC_HZ = 15;
 const BASS_FULL_HZ = 180;
 const BASS_END_HZ = 500;
@@ -69,9 +67,14 @@ export function fastParameters(sampleRate: number): FastParameters {
     // ≈ 0.4 s along time, ≈ 160 Hz along frequency.
     harmonicStages: [3, 3],
     percussiveStages: [5, 3],
-    percussiveBiasFromBin: Math.round(PERCUSSIVE_BIAS_FROM_HZ / binHz),
-    percussiveBiasToBin: Math.round(PERCUSSIVE_BIAS_TO_HZ / binHz),
-    percussiveBias: 16,
+    percussiveWeights: [
+      [150, 1.4],
+      [400, 0.7],
+      [1000, 0.7],
+      [3000, 1],
+      [6000, 16],
+    ],
+    shareExponent: 1.5,
     lowBandBins: Math.round(LOW_BAND_HZ / binHz),
     // ≈ 0.4 s and ≈ 55 Hz: a kick's low bump lasts a few frames but spans several bins, a bass partial
     // lasts the note but is one or two bins wide.
