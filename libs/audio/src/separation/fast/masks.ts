@@ -52,9 +52,10 @@ export class MaskWorkspace {
  * 3. Vocal pitch and comb (vocal-pitch.ts), tracked on the centred harmonic energy above the bass range.
  * 4. Assignment of the harmonic part: bass = h · c² · bass band · (1 − vocal share), vocals =
  *    h · centre ramp · vocal share, where the vocal share is the comb (held back to 30 % inside the bass
- *    band, where a bass partial under a comb tooth is the likelier owner). Bass demands a tighter centre
- *    (c², a dry centred instrument) than vocals (a ramp from c = 0.3 to 0.9), whose stereo reverb blurs
- *    the centre. Below ≈ 15 Hz nothing is vocals, drums or bass: infrasound and DC offsets go to 'other'.
+ *    band, where a bass partial under a comb tooth is the likelier owner). The centre ramp rises from 0 at
+ *    c = 0.6 to 1 at c = 1: a near-centre keyboard (c ≈ 0.9) keeps most of its energy out of the vocal even
+ *    where its partials meet a comb tooth. Below ≈ 15 Hz nothing is vocals, drums or bass: infrasound and
+ *    DC offsets go to 'other'.
  * 5. Vocal reverb: the vocal's own echo outlasts the dry voice and is decorrelated, so step 4 leaves it in
  *    'other'. A per-bin leaky integrator of the vocal estimate (power decaying with a ≈ 0.2 s time
  *    constant) predicts the tail; where the prediction is large against what 'other' holds, that share

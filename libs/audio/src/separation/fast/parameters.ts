@@ -83,8 +83,8 @@ export function fastParameters(sampleRate: number): FastParameters {
     subsonicBins: Math.ceil(SUBSONIC_HZ / binHz),
     bassFullBin: Math.round(BASS_FULL_HZ / binHz),
     bassEndBin: Math.round(BASS_END_HZ / binHz),
-    vocalCentreFrom: 0.3,
-    vocalCentreTo: 0.9,
+    vocalCentreFrom: 0.6,
+    vocalCentreTo: 1,
     bassVocalShare: 0.3,
     vocalPitch: {
       binHz,
@@ -101,6 +101,6 @@ export function fastParameters(sampleRate: number): FastParameters {
       combMaxHz: 8000,
     },
     reverbDecay: Math.exp(-1 / (REVERB_SECONDS * framesPerSecond)),
-    reverbGain: 0.05,
+    reverbGain: 0.03,
   };
 }
