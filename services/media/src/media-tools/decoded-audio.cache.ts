@@ -15,8 +15,11 @@ export class DecodedAudioCache {
 
   put(objectKey: string, audio: StereoAudio): void {
     this.entries.delete(objectKey);
-    this.entries.set(objectKey, { audio, storedAt: Date.now() });
+    const entry = { audio, storedAt: Date.now() };
+    this.entries.set(objectKey, entry);
     while (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    // A job taken by another replica never claims its entry: let go of the samples after a minute anyway.
+    setTimeout(() => this.entries.get(objectKey) === entry && this.entries.delete(objectKey), MAX_AGE_MS).unref();
   }
 
   /** The decoded audio, handed over once (the entry is dropped so memory is freed with the job). */
