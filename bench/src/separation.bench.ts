@@ -167,8 +167,21 @@ async function main(): Promise<void> {
   const tracks = loadEvalSet(dir);
   const scored = tracks.filter((t) => t.durationSeconds < LONG_TRACK_SECONDS);
   const longTrack = tracks.find((t) => t.durationSeconds >= LONG_TRACK_SECONDS);
-
   console.log(`separation bench: engine ${engineName}, ${scored.length} tracks from ${dir}`);
+
+  // Timed first, so that the peak RSS read right after it is the separation's, not the scoring's.
+  const speed = await timeEngine(engine, longTrack, scored[0]);
+  console.log(
+    `speed: ${speed.source}, ${speed.audioSeconds.toFixed(1)} s of audio in ${speed.wallSeconds.toFixed(2)} s wall ` +
+      `(${speed.cpuSeconds.toFixed(2)} s CPU over all threads) → ${speed.realTimeFactor.toFixed(1)}× real time; ` +
+      `peak RSS ${speed.peakRssMb.toFixed(0)} MB`,
+  );
+
+  if (engineName === 'fast') {
+    const same = await workersMatchInThread(scored[0]);
+    console.log(`worker threads and in-thread separation give identical stems: ${same ? 'yes' : 'NO'}`);
+  }
+
   console.log(`${'track'.padEnd(38)} ${'method'.padEnd(8)} ${[...STEM_TYPES, 'mean'].map((s) => s.padStart(7)).join(' ')}`);
   const results: Record<Method, StemScores[]> = { engine: [], hpss: [], oracle: [] };
   const perTrack: { id: string; engine: StemScores; hpss: StemScores; oracle: StemScores }[] = [];
@@ -191,14 +204,18 @@ async function main(): Promise<void> {
   printRow('', 'hpss', overall.hpss);
   printRow('', 'oracle', overall.oracle);
 
-  const speed = await timeEngine(engine, longTrack, scored[0]);
-  console.log(
-    `speed: ${speed.source}, ${speed.audioSeconds.toFixed(1)} s of audio in ${speed.wallSeconds.toFixed(2)} s → ` +
-      `${speed.realTimeFactor.toFixed(1)}× real time; peak RSS ${speed.peakRssMb.toFixed(0)} MB after it`,
-  );
   const summary = { engine: engineName, dir, tracks: scored.length, sdr: overall, perTrack, speed, peakRssMb: peakRssMb() };
-  console.log(`peak RSS over the whole run: ${summary.peakRssMb.toFixed(0)} MB`);
+  console.log(`peak RSS over the whole run (scoring included): ${summary.peakRssMb.toFixed(0)} MB`);
   console.log(JSON.stringify(summary));
+}
+
+/** The fast engine must not depend on how many threads ran its segments. */
+async function workersMatchInThread(track: EvalTrack): Promise<boolean> {
+  const { mixture } = loadTrackAudio(track);
+  const [threaded, inThread] = [await createFastSeparator().separate(mixture), await createFastSeparator({ threads: 0 }).separate(mixture)];
+  return STEM_TYPES.every((stem) =>
+    (['left', 'right'] as const).every((channel) => Buffer.from(threaded[stem][channel].buffer).equals(Buffer.from(inThread[stem][channel].buffer))),
+  );
 }
 
 /** Times one separation of the 4-minute track (or of a scored track repeated to 4 minutes). */
@@ -207,14 +224,17 @@ async function timeEngine(engine: Separator, longTrack: EvalTrack | undefined, f
   const mixture = longTrack
     ? decodeWav(readFileSync(path.join(longTrack.dir, MIXTURE_FILE)))
     : repeatTo(loadTrackAudio(fallback).mixture, SPEED_SECONDS);
+  const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
   await engine.separate(mixture);
   const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
   const audioSeconds = mixture.left.length / mixture.sampleRate;
   return {
     source: longTrack ? longTrack.id : `${fallback.id} repeated`,
     audioSeconds,
     wallSeconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     realTimeFactor: audioSeconds / wallSeconds,
     peakRssMb: peakRssMb(),
   };
