@@ -13,8 +13,12 @@ export interface StemMasks {
   bass: Float32Array;
 }
 
-/** Grids one thread reuses from segment to segment, sized for the largest segment. */
+/**
+ * Grids one thread reuses from segment to segment, sized for the largest segment. Masks are estimated on
+ * the bins below params.maskBins only (`width`), and widened to the whole spectrum at the end.
+ */
 export class MaskWorkspace {
+  readonly width: number;
   readonly power: Float32Array;
   readonly centre: Float32Array;
   readonly harmonic: HarmonicShareWorkspace;
@@ -25,10 +29,15 @@ export class MaskWorkspace {
   readonly reverb: Float32Array;
   /** Per bin: the bass band's weight (see bassWeight). */
   readonly bassWeights: Float32Array;
+  /** Masks over the analysed bins, then over the whole spectrum. */
+  readonly narrowMasks: StemMasks;
   readonly masks: StemMasks;
 
-  constructor(maxFrames: number, bins: number, params: FastParameters) {
+  constructor(maxFrames: number, spectrumBins: number, params: FastParameters) {
+    const bins = Math.min(spectrumBins, params.maskBins);
     const grid = () => new Float32Array(maxFrames * bins);
+    const wideGrid = () => new Float32Array(maxFrames * spectrumBins);
+    this.width = bins;
     this.power = grid();
     this.centre = grid();
     this.harmonic = new HarmonicShareWorkspace(maxFrames, bins, params);
@@ -37,7 +46,8 @@ export class MaskWorkspace {
     this.pitch = new VocalPitchTracker(params.vocalPitch, maxFrames);
     this.reverb = new Float32Array(bins);
     this.bassWeights = Float32Array.from({ length: bins }, (_, bin) => bassWeight(bin, params));
-    this.masks = { vocals: grid(), drums: grid(), bass: grid() };
+    this.narrowMasks = { vocals: grid(), drums: grid(), bass: grid() };
+    this.masks = { vocals: wideGrid(), drums: wideGrid(), bass: wideGrid() };
   }
 }
 
@@ -60,9 +70,13 @@ export class MaskWorkspace {
  *    'other'. A per-bin leaky integrator of the vocal estimate (power decaying with a ≈ 0.2 s time
  *    constant) predicts the tail; where the prediction is large against what 'other' holds, that share
  *    of 'other' moves to vocals (a Wiener-style split between the two).
+ *
+ * All of this runs below ≈ 8 kHz; higher bins, with little energy and none of the vocal comb or bass, take
+ * the masks of the highest analysed bin in their frame. That leaves about a third of the cells to process.
  */
 export function estimateMasks(spec: StereoSpectrogram, params: FastParameters, work: MaskWorkspace): StemMasks {
-  const { frames, bins } = spec;
+  const { frames } = spec;
+  const bins = work.width;
   computeCellFeatures(spec, work);
   const share = harmonicShare(work.power, frames, bins, params, work.harmonic);
   writeVocalEvidence(share, frames, bins, work);
@@ -70,21 +84,38 @@ export function estimateMasks(spec: StereoSpectrogram, params: FastParameters, w
   writeHarmonicComb(f0, frames, bins, params.vocalPitch, work.comb);
   assignStems(share, frames, bins, params, work);
   addVocalReverb(frames, bins, params, work);
+  widenMasks(frames, bins, spec.bins, work);
   return work.masks;
 }
 
 function computeCellFeatures(spec: StereoSpectrogram, work: MaskWorkspace): void {
   const { leftRe, leftIm, rightRe, rightIm } = spec;
-  const { power, centre } = work;
-  const cells = spec.frames * spec.bins;
-  for (let i = 0; i < cells; i++) {
-    const lRe = leftRe[i];
-    const lIm = leftIm[i];
-    const rRe = rightRe[i];
-    const rIm = rightIm[i];
-    const total = lRe * lRe + lIm * lIm + rRe * rRe + rIm * rIm + 1e-20;
-    power[i] = total;
-    centre[i] = (2 * (lRe * rRe + lIm * rIm)) / total;
+  const { power, centre, width } = work;
+  for (let frame = 0; frame < spec.frames; frame++) {
+    const from = frame * spec.bins;
+    const to = frame * width;
+    for (let bin = 0; bin < width; bin++) {
+      const lRe = leftRe[from + bin];
+      const lIm = leftIm[from + bin];
+      const rRe = rightRe[from + bin];
+      const rIm = rightIm[from + bin];
+      const total = lRe * lRe + lIm * lIm + rRe * rRe + rIm * rIm + 1e-20;
+      power[to + bin] = total;
+      centre[to + bin] = (2 * (lRe * rRe + lIm * rIm)) / total;
+    }
+  }
+}
+
+/** Copies the narrow masks into the spectrum-wide ones, repeating each frame's last value above them. */
+function widenMasks(frames: number, bins: number, spectrumBins: number, work: MaskWorkspace): void {
+  for (const stem of ['vocals', 'drums', 'bass'] as const) {
+    const narrow = work.narrowMasks[stem];
+    const wide = work.masks[stem];
+    for (let frame = 0; frame < frames; frame++) {
+      const row = frame * spectrumBins;
+      wide.set(narrow.subarray(frame * bins, (frame + 1) * bins), row);
+      wide.fill(narrow[(frame + 1) * bins - 1], row + bins, row + spectrumBins);
+    }
   }
 }
 
@@ -108,8 +139,8 @@ function writeVocalEvidence(share: Float32Array, frames: number, bins: number, w
 }
 
 function assignStems(share: Float32Array, frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
-  const { centre, comb, masks, bassWeights } = work;
-  const { vocals, drums, bass } = masks;
+  const { centre, comb, narrowMasks, bassWeights } = work;
+  const { vocals, drums, bass } = narrowMasks;
   const { subsonicBins, vocalCentreFrom, vocalCentreTo, bassVocalShare } = params;
   const centreSpan = vocalCentreTo - vocalCentreFrom;
   for (let frame = 0; frame < frames; frame++) {
@@ -133,8 +164,8 @@ function assignStems(share: Float32Array, frames: number, bins: number, params: 
 }
 
 function addVocalReverb(frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
-  const { power, reverb, masks } = work;
-  const { vocals, drums, bass } = masks;
+  const { power, reverb, narrowMasks } = work;
+  const { vocals, drums, bass } = narrowMasks;
   const { reverbDecay, reverbGain } = params;
   reverb.fill(0);
   for (let frame = 0; frame < frames; frame++) {

@@ -11,13 +11,13 @@ export interface FastParameters {
   /** Owned frames per segment and context frames analysed on each side (see segments.ts). */
   segmentFrames: number;
   marginFrames: number;
+  /** Bins whose masks are estimated; higher ones repeat the top one (see masks.ts). */
+  maskBins: number;
   /** Remedian stages of the horizontal (along time) and vertical (along frequency) HPSS kernels. */
   harmonicStages: number[];
   percussiveStages: number[];
   /** (Hz, weight) anchors of the percussive estimate's weight against the harmonic one (harmonic-share.ts). */
   percussiveWeights: [number, number][];
-  /** Exponent on the harmonic and percussive powers in the harmonic share. */
-  shareExponent: number;
   /** Below this bin, harmonic/percussive is decided with the low-band kernels instead. */
   lowBandBins: number;
   lowHarmonicStages: number[];
@@ -46,6 +46,7 @@ export interface FastParameters {
 const WINDOW_SECONDS = 0.093;
 const SEGMENT_SECONDS = 12;
 const MARGIN_SECONDS = 0.75;
+const MASK_TOP_HZ = 8000;
 const LOW_BAND_HZ = 200;
 const SUBSONIC_HZ = 15;
 const BASS_FULL_HZ = 180;
@@ -64,6 +65,7 @@ export function fastParameters(sampleRate: number): FastParameters {
     hop,
     segmentFrames: Math.round(SEGMENT_SECONDS * framesPerSecond),
     marginFrames: Math.round(MARGIN_SECONDS * framesPerSecond),
+    maskBins: Math.round(MASK_TOP_HZ / binHz) + 1,
     // ≈ 0.4 s along time, ≈ 160 Hz along frequency.
     harmonicStages: [3, 3],
     percussiveStages: [5, 3],
@@ -74,7 +76,6 @@ export function fastParameters(sampleRate: number): FastParameters {
       [3000, 1],
       [6000, 16],
     ],
-    shareExponent: 1.5,
     lowBandBins: Math.round(LOW_BAND_HZ / binHz),
     // ≈ 0.4 s and ≈ 55 Hz: a kick's low bump lasts a few frames but spans several bins, a bass partial
     // lasts the note but is one or two bins wide.
