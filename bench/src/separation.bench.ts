@@ -76,7 +76,7 @@ function silentLike(audio: StereoAudio): StereoAudio {
 
 function synthesize(stft: StereoStft, spec: StereoSpectrogram, masks: { left: Float32Array; right: Float32Array }, like: StereoAudio): StereoAudio {
   const out = silentLike(like);
-  stft.synthesize(spec, 0, spec.frames, masks, out, 0, out.left.length);
+  stft.synthesize(spec, 0, spec.frames, [masks], [out], 0, out.left.length);
   return out;
 }
 

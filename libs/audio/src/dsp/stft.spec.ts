@@ -47,7 +47,7 @@ describe('StereoStft', () => {
     const spec = stft.createSpectrogram(0, stft.frameCount(input.left.length));
     stft.analyze(input, spec);
     const out = silence(input.left.length);
-    stft.synthesize(spec, 0, spec.frames, unity(spec), out, 0, input.left.length);
+    stft.synthesize(spec, 0, spec.frames, [unity(spec)], [out], 0, input.left.length);
     expect(maxDifference(out.left, input.left)).toBeLessThan(1e-5);
     expect(maxDifference(out.right, input.right)).toBeLessThan(1e-5);
   });
@@ -77,7 +77,7 @@ describe('StereoStft', () => {
     stft.analyze(input, spec);
     const zeros = new Float32Array(spec.frames * spec.bins);
     const out = silence(2000);
-    stft.synthesize(spec, 0, spec.frames, { left: unity(spec).left, right: zeros }, out, 0, 2000);
+    stft.synthesize(spec, 0, spec.frames, [{ left: unity(spec).left, right: zeros }], [out], 0, 2000);
     expect(maxDifference(out.left, input.left)).toBeLessThan(1e-5);
     expect(maxDifference(out.right, silence(2000).right)).toBeLessThan(1e-9);
   });
@@ -90,17 +90,17 @@ describe('StereoStft', () => {
     const whole = silence(length);
     const all = stft.createSpectrogram(0, stft.frameCount(length));
     stft.analyze(input, all);
-    stft.synthesize(all, 0, all.frames, unity(all), whole, 0, length);
+    stft.synthesize(all, 0, all.frames, [unity(all)], [whole], 0, length);
 
     // Frames [0, 20) own samples [0, 20·hop); they need frames up to 20 + overlap − 1 to finish them.
     const pieces = silence(length);
     const split = 20;
     const first = stft.createSpectrogram(0, split + overlap - 1);
     stft.analyze(input, first);
-    stft.synthesize(first, 0, first.frames, unity(first), pieces, 0, split * stft.hop);
+    stft.synthesize(first, 0, first.frames, [unity(first)], [pieces], 0, split * stft.hop);
     const second = stft.createSpectrogram(split, all.frames - split);
     stft.analyze(input, second);
-    stft.synthesize(second, split, all.frames, unity(second), pieces, split * stft.hop, length);
+    stft.synthesize(second, split, all.frames, [unity(second)], [pieces], split * stft.hop, length);
     expect(maxDifference(pieces.left, whole.left)).toBeLessThan(1e-6);
     expect(maxDifference(pieces.right, whole.right)).toBeLessThan(1e-6);
   });

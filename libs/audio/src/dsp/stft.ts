@@ -120,56 +120,68 @@ export class StereoStft {
   }
 
   /**
-   * Overlap-adds absolute frames [fromFrame, toFrame) of `spec`, each bin scaled by its mask (a grid laid
-   * out like the spectrogram), into out[fromSample, toSample). Contributions outside that sample range are
-   * dropped, so callers that own disjoint sample ranges can write into one shared output; a sample is
-   * complete once every frame over it has been added.
+   * Resynthesises absolute frames [fromFrame, toFrame) of `spec` once per mask pair: outs[s] receives the
+   * overlap-add of the spectrum with each bin scaled by masks[s] (grids laid out like the spectrogram),
+   * restricted to samples [fromSample, toSample). Contributions outside that range are dropped, so callers
+   * that own disjoint sample ranges can write into one shared output; a sample is complete once every frame
+   * over it has been added. Frames are the outer loop so that each frame's spectrum is read from memory
+   * once for all outputs.
    */
   synthesize(
     spec: StereoSpectrogram,
     fromFrame: number,
     toFrame: number,
-    masks: { left: Float32Array; right: Float32Array },
-    out: StereoSamples,
+    masks: readonly { left: Float32Array; right: Float32Array }[],
+    outs: readonly StereoSamples[],
     fromSample: number,
     toSample: number,
   ): void {
-    const { size, bins, synthesisWindow } = this;
+    for (let frame = fromFrame; frame < toFrame; frame++) {
+      const base = (frame - spec.firstFrame) * this.bins;
+      const start = this.frameStart(frame);
+      for (let s = 0; s < masks.length; s++) {
+        this.packMaskedFrame(spec, base, masks[s].left, masks[s].right);
+        this.fft.transform(this.timeBuffer, this.freqBuffer);
+        this.overlapAdd(outs[s], start, Math.max(0, fromSample - start), Math.min(this.size, toSample - start));
+      }
+    }
+  }
+
+  /**
+   * Writes the conjugate of Y = A + i·B into freqBuffer, where A and B are the masked left and right
+   * spectra of one frame (Hermitian, with real bins 0 and size/2, where both halves' formulas agree).
+   */
+  private packMaskedFrame(spec: StereoSpectrogram, base: number, maskLeft: Float32Array, maskRight: Float32Array): void {
+    const { size, bins } = this;
     const { leftRe, leftIm, rightRe, rightIm } = spec;
-    const maskLeft = masks.left;
-    const maskRight = masks.right;
+    const Y = this.freqBuffer;
+    Y[0] = maskLeft[base] * leftRe[base];
+    Y[1] = -maskRight[base] * rightRe[base];
+    for (let k = 1; k < bins; k++) {
+      const gainLeft = maskLeft[base + k];
+      const gainRight = maskRight[base + k];
+      const aRe = gainLeft * leftRe[base + k];
+      const aIm = gainLeft * leftIm[base + k];
+      const bRe = gainRight * rightRe[base + k];
+      const bIm = gainRight * rightIm[base + k];
+      Y[2 * k] = aRe - bIm;
+      Y[2 * k + 1] = -aIm - bRe;
+      const mirror = 2 * (size - k);
+      Y[mirror] = aRe + bIm;
+      Y[mirror + 1] = aIm - bRe;
+    }
+  }
+
+  /** Adds frame samples [from, to) of timeBuffer (left real, right imaginary) into out at `start`. */
+  private overlapAdd(out: StereoSamples, start: number, from: number, to: number): void {
+    const { synthesisWindow } = this;
+    const y = this.timeBuffer;
     const outLeft = out.left;
     const outRight = out.right;
-    const Y = this.freqBuffer;
-    const y = this.timeBuffer;
-    for (let frame = fromFrame; frame < toFrame; frame++) {
-      const base = (frame - spec.firstFrame) * bins;
-      // Conjugate of Y = A + i·B, where A and B are the masked left and right spectra (Hermitian, with
-      // real bins 0 and size/2, where both halves' formulas agree).
-      Y[0] = maskLeft[base] * leftRe[base];
-      Y[1] = -maskRight[base] * rightRe[base];
-      for (let k = 1; k < bins; k++) {
-        const gainLeft = maskLeft[base + k];
-        const gainRight = maskRight[base + k];
-        const aRe = gainLeft * leftRe[base + k];
-        const aIm = gainLeft * leftIm[base + k];
-        const bRe = gainRight * rightRe[base + k];
-        const bIm = gainRight * rightIm[base + k];
-        Y[2 * k] = aRe - bIm;
-        Y[2 * k + 1] = -aIm - bRe;
-        const mirror = 2 * (size - k);
-        Y[mirror] = aRe + bIm;
-        Y[mirror + 1] = aIm - bRe;
-      }
-      this.fft.transform(y, Y);
-      const start = this.frameStart(frame);
-      const from = Math.max(0, fromSample - start);
-      const to = Math.min(size, toSample - start);
-      for (let n = from; n < to; n++) {
-        const w = synthesisWindow[n];
-        outLeft[start + n] += w * y[2 * n];
-        outRight[start + n] -= w * y[2 * n + 1];
-      }
+    for (let n = from; n < to; n++) {
+      const w = synthesisWindow[n];
+      outLeft[start + n] += w * y[2 * n];
+      outRight[start + n] -= w * y[2 * n + 1];
     }
   }
 }

@@ -41,10 +41,16 @@ export class SegmentSeparator {
     const length = mixture.left.length;
     const fromSample = segment.ownFrom * stft.hop;
     const toSample = Math.min(length, segment.ownTo * stft.hop);
-    for (const stem of ['vocals', 'drums', 'bass'] as const) {
-      const mask = masks[stem];
-      stft.synthesize(spectrogram, segment.ownFrom, segment.synthesisTo, { left: mask, right: mask }, out[stem], fromSample, toSample);
-    }
+    const stems = ['vocals', 'drums', 'bass'] as const;
+    stft.synthesize(
+      spectrogram,
+      segment.ownFrom,
+      segment.synthesisTo,
+      stems.map((stem) => ({ left: masks[stem], right: masks[stem] })),
+      stems.map((stem) => out[stem]),
+      fromSample,
+      toSample,
+    );
     for (const channel of ['left', 'right'] as const) {
       const mix = mixture[channel];
       const [vocals, drums, bass, other] = [out.vocals[channel], out.drums[channel], out.bass[channel], out.other[channel]];
