@@ -18,9 +18,12 @@ export interface FastSeparatorOptions {
 const MAX_DEFAULT_THREADS = 4;
 
 /**
- * Stemdeck's own DSP separator: STFT-domain soft masks from harmonic/percussive median filtering, stereo
- * centre cues and frequency bands (see masks.ts), refined Wiener-style, then resynthesised; 'other' is the
- * mixture minus the other three stems, so the stems always add back up to the mixture.
+ * Stemdeck's own DSP separator. The track is cut into segments of STFT frames (segments.ts), each
+ * separated independently (separate-segment.ts): soft masks from harmonic/percussive median filtering,
+ * the stereo centre, frequency bands, the lead vocal's pitch comb and its reverb tail (masks.ts) are
+ * applied to the mixture's spectrum and resynthesised as vocals, drums and bass; 'other' is the mixture
+ * minus those three, so the four stems always add back up to the mixture. Segments run on worker threads
+ * when the compiled worker script is there, else in the calling thread; the output is the same.
  */
 export class FastSeparator implements Separator {
   readonly engine = 'fast' as const;
@@ -30,6 +33,7 @@ export class FastSeparator implements Separator {
   async separate(mixture: StereoAudio, onProgress?: (progress: SeparationProgress) => void): Promise<StemSet> {
     const length = mixture.left.length;
     if (mixture.right.length !== length) throw new Error('left and right channels differ in length');
+    if (!(mixture.sampleRate > 0)) throw new Error(`invalid sample rate ${mixture.sampleRate}`);
     const params = fastParameters(mixture.sampleRate);
     const stft = new StereoStft(params.fftSize, params.hop);
     const segments = planSegments({
