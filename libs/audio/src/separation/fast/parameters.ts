@@ -47,7 +47,7 @@ const WINDOW_SECONDS = 0.093;
 const SEGMENT_SECONDS = 12;
 const MARGIN_SECONDS = 0.75;
 const MASK_TOP_HZ = 8000;
-const LOW_BAND_HZ = 200;
+const LOW_BAND_HZ = 300;
 const SUBSONIC_HZ = 15;
 const BASS_FULL_HZ = 180;
 const BASS_END_HZ = 500;
@@ -66,9 +66,9 @@ export function fastParameters(sampleRate: number): FastParameters {
     segmentFrames: Math.round(SEGMENT_SECONDS * framesPerSecond),
     marginFrames: Math.round(MARGIN_SECONDS * framesPerSecond),
     maskBins: Math.round(MASK_TOP_HZ / binHz) + 1,
-    // ≈ 0.4 s along time, ≈ 160 Hz along frequency.
+    // ≈ 0.4 s along time, ≈ 290 Hz along frequency.
     harmonicStages: [3, 3],
-    percussiveStages: [5, 3],
+    percussiveStages: [3, 3, 3],
     percussiveWeights: [
       [150, 1.4],
       [400, 0.7],
