@@ -8,7 +8,6 @@ export class HarmonicShareWorkspace {
   readonly scratch: Float32Array;
   readonly lowBins: number;
   readonly lowPower: Float32Array;
-  readonly lowHarmonic: Float32Array;
   readonly lowPercussive: Float32Array;
   readonly lowScratch: Float32Array;
   /** Per bin: the weight of the percussive estimate against the harmonic one (see percussiveWeight). */
@@ -22,7 +21,6 @@ export class HarmonicShareWorkspace {
     // Low-band bins plus the vertical kernel's reach, so bins below the split never see the grid's edge.
     this.lowBins = Math.min(bins, params.lowBandBins + Math.floor(remedianSpan(params.lowPercussiveStages) / 2));
     this.lowPower = grid(this.lowBins);
-    this.lowHarmonic = grid(this.lowBins);
     this.lowPercussive = grid(this.lowBins);
     this.lowScratch = grid(this.lowBins);
     this.percussiveWeight = Float32Array.from({ length: bins }, (_, bin) => percussiveWeight(bin, params));
@@ -51,17 +49,15 @@ function percussiveWeight(bin: number, params: FastParameters): number {
  * Harmonic/percussive split by median filtering (FitzGerald 2010) of the power: a median along time keeps
  * what is steady (partials), one along frequency keeps what is broadband in an instant (hits). Returns the
  * harmonic share Hᵉ / (Hᵉ + (w·P)ᵉ) per cell (in `work.harmonic`), a Wiener-style soft mask; 1 − share is
- * percussive. The exponent e = 1.5 on these powers sharpens the split a little (squared magnitudes, the
- * usual Wiener choice, score lower here). The weight w depends on
- * frequency: above ≈ 3 kHz a steady hi-hat or shaker pattern looks "steady" to the horizontal median while
- * pitched instruments have little energy there, so percussive evidence counts up to 16× by 6 kHz; in the
- * low band it counts 1.4× (a kick's bump is narrower than the kernel), between 400 Hz and 1 kHz, where
- * voices and chords crowd, 0.7×.
+ * percussive. The exponent e = 1.5 on these powers sharpens the split a little (plain power ratios score
+ * lower here). The weight w depends on frequency: above ≈ 3 kHz a steady hi-hat or shaker pattern looks
+ * steady to the horizontal median while pitched instruments have little energy there, so percussive
+ * evidence counts up to 16× by 6 kHz; it counts 1.4× below ≈ 150 Hz, where the kick's energy is, and
+ * 0.7× between 400 Hz and 1 kHz, where voices and chords crowd (values tuned on the eval set).
  *
- * Below `lowBandBins` the kernels are shorter in time and narrower in frequency: there the question is a
- * kick's short, wide bump against a bass note's long, narrow partials, and the full-band kernels would call
- * a four-on-the-floor kick "steady". The low band is copied into a compact grid so those kernels only
- * touch the bins they decide.
+ * Below `lowBandBins` the vertical kernel is much narrower (≈ 55 Hz instead of ≈ 290 Hz): there a bass
+ * line's partials sit a few bins apart and a wide kernel would call their comb "broadband". The low band
+ * is copied into a compact grid so that kernel only touches the bins it decides.
  */
 export function harmonicShare(
   power: Float32Array,
@@ -70,18 +66,16 @@ export function harmonicShare(
   params: FastParameters,
   work: HarmonicShareWorkspace,
 ): Float32Array {
-  const { harmonic, percussive, scratch, lowBins, lowPower, lowHarmonic, lowPercussive, lowScratch } = work;
+  const { harmonic, percussive, scratch, lowBins, lowPower, lowPercussive, lowScratch } = work;
   remedianFilter(power, harmonic, scratch, frames, bins, 'frames', params.harmonicStages);
   remedianFilter(power, percussive, scratch, frames, bins, 'bins', params.percussiveStages);
 
   for (let frame = 0; frame < frames; frame++) {
     lowPower.set(power.subarray(frame * bins, frame * bins + lowBins), frame * lowBins);
   }
-  remedianFilter(lowPower, lowHarmonic, lowScratch, frames, lowBins, 'frames', params.lowHarmonicStages);
   remedianFilter(lowPower, lowPercussive, lowScratch, frames, lowBins, 'bins', params.lowPercussiveStages);
   const decided = Math.min(params.lowBandBins, lowBins);
   for (let frame = 0; frame < frames; frame++) {
-    harmonic.set(lowHarmonic.subarray(frame * lowBins, frame * lowBins + decided), frame * bins);
     percussive.set(lowPercussive.subarray(frame * lowBins, frame * lowBins + decided), frame * bins);
   }
 

@@ -22,10 +22,11 @@ export class MaskWorkspace {
   readonly power: Float32Array;
   readonly centre: Float32Array;
   readonly harmonic: HarmonicShareWorkspace;
-  /** Vocal evidence (magnitudes) for the pitch tracker, then the harmonic comb. */
+  /** What the vocal pitch is tracked on (magnitudes), and the comb of that pitch. */
   readonly vocalEvidence: Float32Array;
   readonly comb: Float32Array;
   readonly pitch: VocalPitchTracker;
+  /** Per bin: the running estimate of the vocal reverb tail's power. */
   readonly reverb: Float32Array;
   /** Per bin: the bass band's weight (see bassWeight). */
   readonly bassWeights: Float32Array;
@@ -58,7 +59,7 @@ export class MaskWorkspace {
  *    c = 2·Re(L·R*) / (|L|² + |R|²), 1 where left and right are equal — a centred source: lead vocal,
  *    bass, kick and snare — and lower where one side dominates or the channels are decorrelated (panned
  *    accompaniment, reverb).
- * 2. Harmonic share h = H / (H + b·P) from median filtering (harmonic-share.ts); 1 − h is the drums.
+ * 2. Harmonic share h from median filtering (harmonic-share.ts); the rest, 1 − h, is the drums.
  * 3. Vocal pitch and comb (vocal-pitch.ts), tracked on the centred harmonic energy above the bass range.
  * 4. Assignment of the harmonic part: bass = h · c² · bass band · (1 − vocal share), vocals =
  *    h · centre ramp · vocal share, where the vocal share is the comb (held back to 30 % inside the bass

@@ -18,9 +18,8 @@ export interface FastParameters {
   percussiveStages: number[];
   /** (Hz, weight) anchors of the percussive estimate's weight against the harmonic one (harmonic-share.ts). */
   percussiveWeights: [number, number][];
-  /** Below this bin, harmonic/percussive is decided with the low-band kernels instead. */
+  /** Below this bin, the percussive estimate comes from the narrower low-band vertical kernel. */
   lowBandBins: number;
-  lowHarmonicStages: number[];
   lowPercussiveStages: number[];
   /** Bins below this carry infrasound/DC only; they are left to 'other'. */
   subsonicBins: number;
@@ -77,9 +76,7 @@ export function fastParameters(sampleRate: number): FastParameters {
       [6000, 16],
     ],
     lowBandBins: Math.round(LOW_BAND_HZ / binHz),
-    // ≈ 0.4 s and ≈ 55 Hz: a kick's low bump lasts a few frames but spans several bins, a bass partial
-    // lasts the note but is one or two bins wide.
-    lowHarmonicStages: [3, 3],
+    // ≈ 55 Hz: a partial or two of a bass line, where ≈ 290 Hz would span its whole comb.
     lowPercussiveStages: [5],
     subsonicBins: Math.ceil(SUBSONIC_HZ / binHz),
     bassFullBin: Math.round(BASS_FULL_HZ / binHz),
