@@ -44,7 +44,7 @@ export interface FastParameters {
  */
 const WINDOW_SECONDS = 0.093;
 const SEGMENT_SECONDS = 12;
-const MARGIN_SECONDS = 0.75;
+const MARGIN_SECONDS = 0.5;
 const MASK_TOP_HZ = 8000;
 const LOW_BAND_HZ = 300;
 const SUBSONIC_HZ = 15;
