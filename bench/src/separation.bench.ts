@@ -19,7 +19,7 @@ import {
   type StereoAudio,
   type StereoSpectrogram,
 } from '@stemdeck/audio';
-import { globalSdr } from '@stemdeck/audio/dist/separation/metrics';
+import { globalSdr } from '@stemdeck/audio';
 import { loadEvalSet, loadTrackAudio, type EvalTrack } from './eval-set/load';
 import { DEFAULT_EVAL_SET_DIR, MIXTURE_FILE } from './eval-set/meta';
 

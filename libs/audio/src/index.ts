@@ -5,3 +5,4 @@ export * from './dsp';
 export * from './analysis';
 export * from './separation/fast';
 export * from './separation/onnx';
+export * from './separation/metrics';
