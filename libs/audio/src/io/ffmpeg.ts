@@ -65,9 +65,10 @@ export async function probeMedia(input: string, options: { ffprobe?: string } = 
  */
 export async function decodeAudio(
   input: string,
-  options: { sampleRate?: number; ffmpeg?: string } = {},
+  options: { sampleRate?: number; ffmpeg?: string; probe?: MediaProbe } = {},
 ): Promise<StereoAudio> {
-  const probe = await probeMedia(input);
+  // A caller that already probed the input passes its answer instead of running ffprobe twice.
+  const probe = options.probe ?? (await probeMedia(input));
   const sampleRate = options.sampleRate ?? probe.audio?.sampleRate;
   if (!probe.audio || !sampleRate) throw new MediaToolError('No audio stream', '');
   // Mono is decoded as mono and duplicated here: ffmpeg's mono-to-stereo upmix lowers the level by 3 dB.

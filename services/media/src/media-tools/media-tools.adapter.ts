@@ -35,8 +35,8 @@ export class MediaToolsAdapter {
     return probeMedia(input);
   }
 
-  decode(input: string): Promise<StereoAudio> {
-    return decodeAudio(input);
+  decode(input: string, probe?: MediaProbe): Promise<StereoAudio> {
+    return decodeAudio(input, { probe });
   }
 
   /** The first audio track of a video, losslessly compressed as FLAC, streamed out of ffmpeg. */

@@ -66,7 +66,7 @@ export class IngestUploadUseCase {
       audioContentType = 'audio/flac';
       await this.extractAudio(url, audioKey);
     }
-    const audio = await this.tools.decode(url).catch((error: Error) => {
+    const audio = await this.tools.decode(url, probe).catch((error: Error) => {
       this.logger.warn(`decode failed for ${objectKey}: ${error.message}`);
       throw new RpcFailure(422, UNREADABLE);
     });
