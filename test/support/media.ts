@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, openAsBlob, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from 'minio';
+import { ObjectStorageAdapter } from '@stemdeck/platform';
 import WebSocket from 'ws';
 import { BASE_URL, CSRF } from './env';
 import type { SignedInAgent } from './sign-in';
@@ -40,33 +40,17 @@ export async function upload(agent: SignedInAgent, path: string, options: { fiel
   return agent.fetch('/api/upload', { method: 'POST', headers: CSRF, body: form });
 }
 
-/** The object storage the stack writes to, for proving what was (not) kept. */
-export function storage(): { client: Client; bucket: string } {
-  const endpoint = new URL(process.env.S3_ENDPOINT ?? 'http://127.0.0.1:19000');
-  const client = new Client({
-    endPoint: endpoint.hostname,
-    port: Number(endpoint.port),
-    useSSL: false,
-    accessKey: process.env.S3_ACCESS_KEY ?? 'stemdeck',
-    secretKey: process.env.S3_SECRET_KEY ?? 'stemdeck-dev-secret',
-    pathStyle: true,
-  });
-  return { client, bucket: process.env.S3_BUCKET ?? 'stemdeck' };
-}
+/** The object storage the stack writes to (the platform's own adapter), for proving what was (not) kept. */
+const storage = new ObjectStorageAdapter({
+  S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:19000',
+  S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? 'stemdeck',
+  S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? 'stemdeck-dev-secret',
+  S3_BUCKET: process.env.S3_BUCKET ?? 'stemdeck',
+  S3_REGION: process.env.S3_REGION ?? 'us-east-1',
+});
 
-export async function objectKeys(prefix: string): Promise<string[]> {
-  const { client, bucket } = storage();
-  const keys: string[] = [];
-  for await (const item of client.listObjectsV2(bucket, prefix, true)) if (item.name) keys.push(item.name);
-  return keys;
-}
-
-export async function incompleteUploads(prefix: string): Promise<string[]> {
-  const { client, bucket } = storage();
-  const keys: string[] = [];
-  for await (const item of client.listIncompleteUploads(bucket, prefix, true) as AsyncIterable<{ key: string }>) keys.push(item.key);
-  return keys;
-}
+export const objectKeys = (prefix: string): Promise<string[]> => storage.listKeys(prefix);
+export const incompleteUploads = (prefix: string): Promise<string[]> => storage.listIncompleteUploads(prefix);
 
 export async function ownerIdOf(agent: SignedInAgent): Promise<string> {
   return ((await (await agent.fetch('/api/auth/user')).json()) as { id: string }).id;
