@@ -182,6 +182,11 @@ export type SeparationJobMessage = z.infer<typeof SeparationJobMessage>;
 
 export const MediaEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stems_progress'), ownerId: z.string(), projectId: z.string(), engine: EngineName, progress: z.number() }),
+  /**
+   * Progressive stems: the first `seconds` of every stem are stored and playable at the stems' urls while
+   * the rest of the song is still separating; `stems_ready` follows with the whole stems at the same urls.
+   */
+  z.object({ type: z.literal('stems_partial'), ownerId: z.string(), projectId: z.string(), engine: EngineName, seconds: z.number(), stems: z.array(Stem) }),
   z.object({ type: z.literal('stems_ready'), ownerId: z.string(), projectId: z.string(), engine: EngineName, stems: z.array(Stem) }),
   z.object({ type: z.literal('stems_failed'), ownerId: z.string(), projectId: z.string(), engine: EngineName, message: z.string() }),
 ]);

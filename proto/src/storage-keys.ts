@@ -7,5 +7,7 @@ import type { EngineName, StemType } from './media';
 export const projectPrefix = (ownerId: string, projectId: string): string => `users/${ownerId}/projects/${projectId}/`;
 export const originalKey = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}original`;
 export const extractedAudioKey = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}audio.flac`;
+export const stemsPrefix = (ownerId: string, projectId: string, engine: EngineName): string =>
+  `${projectPrefix(ownerId, projectId)}stems/${engine}/`;
 export const stemKey = (ownerId: string, projectId: string, engine: EngineName, type: StemType): string =>
-  `${projectPrefix(ownerId, projectId)}stems/${engine}/${type}.wav`;
+  `${stemsPrefix(ownerId, projectId, engine)}${type}.wav`;

@@ -164,7 +164,17 @@ describe('projects and stems', () => {
     const response = await upload(demo, makeClip('long-take.mp3', 300, { codecArgs: ['-b:a', '64k'] }));
     expect(response.status).toBe(201);
     const id = ((await response.json()) as { project: { id: string } }).project.id;
-    await live.waitFor((e) => e.type === 'stems_progress' && e.projectId === id, 30_000);
+    // Progressive stems: the first 10 s of each stem are playable while the rest is separating.
+    const partial = await live.waitFor((e) => e.type === 'stems_partial' && e.projectId === id, 30_000);
+    expect(partial.seconds).toBe(10);
+    expect(live.seen.some((e) => e.type === 'stems_ready' && e.projectId === id)).toBe(false);
+    const heads = partial.stems as Array<{ type: string; url: string }>;
+    expect(heads.map((s) => s.type)).toEqual(['vocals', 'drums', 'bass', 'other']);
+    const head = await demo.fetch(heads[0]!.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get('content-length'))).toBe(44 + 10 * 44100 * 2 * 2);
+    expect((await (await demo.fetch(`/api/projects/${id}/stems`)).json()) as unknown[]).toEqual([]);
+    await live.waitFor((e) => e.type === 'stems_progress' && e.projectId === id && Number(e.progress) > 0, 30_000);
     const killedPid = Number(readFileSync(pidFile, 'utf8'));
     process.kill(-killedPid, 'SIGKILL');
 
@@ -172,7 +182,9 @@ describe('projects and stems', () => {
     live.close();
     expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(killedPid);
     expect((ready.stems as unknown[]).length).toBe(4);
-    const stored = (await (await demo.fetch(`/api/projects/${id}/stems`)).json()) as unknown[];
+    const stored = (await (await demo.fetch(`/api/projects/${id}/stems`)).json()) as Array<{ url: string }>;
     expect(stored).toHaveLength(4);
+    const whole = await demo.fetch(stored[0]!.url, { method: 'HEAD' });
+    expect(Number(whole.headers.get('content-length'))).toBe(44 + 300 * 44100 * 2 * 2);
   }, 120_000);
 });

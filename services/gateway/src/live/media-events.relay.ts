@@ -4,7 +4,7 @@ import { MEDIA_EVENTS_WILDCARD, MediaEvent } from '@stemdeck/proto';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { LiveHub } from './live.hub';
 
-/** Relays the media service's stem events to the owner's open sockets (`stems_progress`, `stems_ready`, `stems_failed`). */
+/** Relays the media service's stem events to the owner's open sockets (`stems_progress`, `stems_partial`, `stems_ready`, `stems_failed`). */
 @Injectable()
 export class MediaEventsRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly bus: NatsEventBus;

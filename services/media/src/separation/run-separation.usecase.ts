@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { encodeWav, STEM_TYPES, StemSet } from '@stemdeck/audio';
+import { encodeWav, STEM_TYPES, StemSet, type StereoAudio } from '@stemdeck/audio';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { SeparationJobMessage } from '@stemdeck/proto';
 import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository } from '../projects/project.repository';
 import { StemRepository, toStem } from '../stems/stem.repository';
-import { stemKey } from '@stemdeck/proto';
+import { stemKey, stemsPrefix } from '@stemdeck/proto';
 import { ENGINE_QUALITY, EngineRegistry } from './engine-registry';
 import { MediaEventsPublisher } from './media-events.publisher';
 import { SeparationJobRepository } from './separation-job.repository';
@@ -14,11 +14,23 @@ import type { SeparationOutcome, SeparationWorkItem } from './separation-queue';
 
 const PROGRESS_EVENT_MS = 250;
 const PROGRESS_STORE_MS = 1000;
+/** Progressive stems: songs at least twice this long get their first seconds separated and stored first. */
+export const PROGRESSIVE_HEAD_SECONDS = 10;
+
+/** The first `seconds` of a recording, copied (worker threads receive their own buffers). */
+const headOf = (audio: StereoAudio, seconds: number): StereoAudio => {
+  const frames = Math.min(audio.left.length, Math.round(seconds * audio.sampleRate));
+  return { sampleRate: audio.sampleRate, left: audio.left.slice(0, frames), right: audio.right.slice(0, frames) };
+};
 
 /**
  * One delivery of a separation job: decode the project's audio, run the engine, store the four stems,
  * then mark the job done. Idempotent: stems have deterministic keys and ids, so a redelivered job
  * overwrites rather than duplicates, and a job already completed is acknowledged without work.
+ *
+ * Progressive: the first time an engine separates a song, its first seconds are separated and stored
+ * at the stems' own keys before the rest (`stems_partial`), so playback can start while the whole song
+ * is still separating. A job that finally fails removes those partial stems again.
  */
 @Injectable()
 export class RunSeparationUseCase {
@@ -53,13 +65,15 @@ export class RunSeparationUseCase {
       const mixture = this.decoded.take(project.audioKey) ?? (await this.tools.decode(await this.storage.presignedReadUrl(project.audioKey)));
       const decodedAt = Date.now();
       item.heartbeat();
+      const headMs = await this.separateHead(item.payload, mixture);
+      const headAt = Date.now();
       const report = this.progressReporter(item, 0.9);
       const stems = await separator.separate(mixture, ({ fraction }) => report(fraction));
       const separatedAt = Date.now();
       await this.store(item.payload, stems);
       this.logger.log(
-        `job ${jobId} ${engine}: ${(mixture.left.length / mixture.sampleRate).toFixed(1)} s of audio; ` +
-          `decode ${decodedAt - started} ms, separate ${separatedAt - decodedAt} ms, store ${Date.now() - separatedAt} ms`,
+        `job ${jobId} ${engine}: ${(mixture.left.length / mixture.sampleRate).toFixed(1)} s of audio; decode ${decodedAt - started} ms, ` +
+          `${headMs === null ? '' : `first seconds ${headMs} ms, `}separate ${separatedAt - headAt} ms, store ${Date.now() - separatedAt} ms`,
       );
       await this.jobs.finish(ownerId, jobId, 'completed');
       await this.projects.setActiveEngine(ownerId, projectId, engine);
@@ -72,9 +86,31 @@ export class RunSeparationUseCase {
       this.logger.warn(`job ${jobId} (${engine}) attempt ${item.deliveryCount} failed: ${message}`);
       if (!item.isLastAttempt) return 'retry';
       await this.jobs.finish(ownerId, jobId, 'failed', message);
+      await this.removeStems(item.payload).catch(() => undefined);
       this.events.publish({ type: 'stems_failed', ownerId, projectId, engine, message: 'Stem separation failed' });
       return 'give-up';
     }
+  }
+
+  /**
+   * Separates and stores the song's first seconds when this engine has no stems for it yet (never over
+   * finished stems someone may be playing). Returns how long that took, or null when it was skipped.
+   */
+  private async separateHead(payload: SeparationJobMessage, mixture: StereoAudio): Promise<number | null> {
+    const { ownerId, projectId, engine } = payload;
+    if (mixture.left.length < 2 * PROGRESSIVE_HEAD_SECONDS * mixture.sampleRate) return null;
+    if ((await this.stems.listOwned(ownerId, projectId, engine)).length > 0) return null;
+    const started = Date.now();
+    await this.store(payload, await this.engines.get(engine).separate(headOf(mixture, PROGRESSIVE_HEAD_SECONDS)));
+    const stems = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
+    this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems });
+    return Date.now() - started;
+  }
+
+  /** A job that gave up leaves no stems behind: neither partial objects nor their documents. */
+  private async removeStems({ ownerId, projectId, engine }: SeparationJobMessage): Promise<void> {
+    await this.stems.deleteForEngine(ownerId, projectId, engine);
+    await this.storage.removePrefix(stemsPrefix(ownerId, projectId, engine));
   }
 
   /** The four stems are written concurrently; each document is upserted once its object is stored. */

@@ -54,6 +54,10 @@ export class StemRepository {
     return docs.sort((a, b) => typeOrder(a.type) - typeOrder(b.type));
   }
 
+  async deleteForEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
+    await this.stems.deleteMany({ ownerId, projectId, engine }).exec();
+  }
+
   findOwned(ownerId: string, stemId: string): Promise<StemDocument | null> {
     return this.stems.findOne({ _id: stemId, ownerId }).lean<StemDocument>().exec();
   }
