@@ -82,6 +82,8 @@ export const Stem = z.object({
   url: z.string(),
   volume: z.number(),
   muted: z.boolean(),
+  /** Mixer solo (beyond the seed): when any stem is soloed, only soloed stems sound. */
+  soloed: z.boolean(),
   quality: z.string(),
 });
 export type Stem = z.infer<typeof Stem>;
@@ -156,9 +158,13 @@ export const UpdateStemBody = z
   .object({
     volume: z.number().min(STEM_VOLUME_MIN_DB).max(STEM_VOLUME_MAX_DB).optional(),
     muted: z.boolean().optional(),
+    soloed: z.boolean().optional(),
   })
   .strict();
 export type UpdateStemBody = z.infer<typeof UpdateStemBody>;
+/** `stem_update` on /ws (seed 000 §3): a stem id plus the changed mixer fields, relayed to the owner's other sockets. */
+export const StemUpdateMessage = UpdateStemBody.extend({ type: z.literal('stem_update'), stemId: z.string().min(1).max(200) }).strict();
+export type StemUpdateMessage = z.infer<typeof StemUpdateMessage>;
 export const UpdateStemRequest = z.object({ ...owned, stemId: z.string(), changes: UpdateStemBody });
 export const StemReply = replyOf(Stem);
 

@@ -10,7 +10,7 @@ describe('projects and stems', () => {
   let demo: SignedInAgent;
   let rival: SignedInAgent;
   let projectId: string;
-  let stems: Array<{ id: string; type: string; url: string; volume: number; muted: boolean }>;
+  let stems: Array<{ id: string; type: string; url: string; volume: number; muted: boolean; soloed: boolean }>;
 
   beforeAll(async () => {
     [demo, rival] = await Promise.all([signIn('demo', 'demo'), signIn('rival', 'rival')]);
@@ -58,18 +58,34 @@ describe('projects and stems', () => {
     expect(message).toContain('duration: Expected number, received string');
   });
 
-  it('updates a stem\'s volume (dB) and mute, refusing values out of range', async () => {
+  it('updates a stem\'s volume (dB), mute and solo, refusing values out of range', async () => {
     const stem = stems[0]!;
-    const updated = await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ volume: -6.5, muted: true }) });
+    expect(stem).toMatchObject({ volume: 0, muted: false, soloed: false });
+    const updated = await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ volume: -6.5, muted: true, soloed: true }) });
     expect(updated.status).toBe(200);
-    expect(await updated.json()).toMatchObject({ id: stem.id, volume: -6.5, muted: true });
+    expect(await updated.json()).toMatchObject({ id: stem.id, volume: -6.5, muted: true, soloed: true });
     const reread = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems;
-    expect(reread.find((s) => s.id === stem.id)).toMatchObject({ volume: -6.5, muted: true });
+    expect(reread.find((s) => s.id === stem.id)).toMatchObject({ volume: -6.5, muted: true, soloed: true });
 
-    for (const body of [{ volume: 12.5 }, { volume: -61 }, { muted: 'yes' }, { url: 'http://evil' }]) {
+    for (const body of [{ volume: 12.5 }, { volume: -61 }, { muted: 'yes' }, { soloed: 1 }, { url: 'http://evil' }]) {
       const response = await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
       expect(response.status).toBe(400);
     }
+  });
+
+  it('relays stem_update over /ws to the owner\'s other sockets only, refusing bad fields', async () => {
+    const [sender, otherTab, rivalSocket] = await Promise.all([listen(demo), listen(demo), listen(rival)]);
+    sender.send({ type: 'stem_update', stemId: stems[1]!.id, volume: -3 });
+    expect(await otherTab.waitFor((e) => e.type === 'stem_update')).toEqual({ type: 'stem_update', stemId: stems[1]!.id, volume: -3 });
+    sender.send({ type: 'stem_update', stemId: stems[1]!.id, volume: 99 });
+    const error = await sender.waitFor((e) => e.type === 'error');
+    expect(error).toMatchObject({ code: 'invalid', for: 'stem_update', message: expect.stringContaining('volume') });
+    sender.send({ type: 'ping', id: 'after' });
+    await sender.waitFor((e) => e.type === 'pong');
+    expect(sender.seen.filter((e) => e.type === 'stem_update')).toEqual([]);
+    expect(otherTab.seen.filter((e) => e.type === 'stem_update')).toHaveLength(1);
+    expect(rivalSocket.seen.some((e) => e.type === 'stem_update')).toBe(false);
+    for (const socket of [sender, otherTab, rivalSocket]) socket.close();
   });
 
   it('streams stems to their owner with range support', async () => {

@@ -78,7 +78,7 @@ describe('POST /api/upload', () => {
     const stems = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as Array<Record<string, unknown>>;
     expect(stems).toHaveLength(4);
     for (const stem of stems) {
-      expect(stem).toMatchObject({ id: expect.any(String), type: expect.any(String), url: `/api/stems/${stem.id}/audio`, volume: 0, muted: false, quality: 'good' });
+      expect(stem).toMatchObject({ id: expect.any(String), type: expect.any(String), url: `/api/stems/${stem.id}/audio`, volume: 0, muted: false, soloed: false, quality: 'good' });
     }
     const keys = await objectKeys(`${ownerPrefix}projects/${projectId}/`);
     expect(keys.sort()).toEqual(

@@ -84,6 +84,7 @@ export async function listen(agent: SignedInAgent) {
         waiters.push({ match, resolve: (e) => (clearTimeout(timer), resolve(e)) });
       });
     },
+    send: (message: LiveEvent) => socket.send(JSON.stringify(message)),
     close: () => socket.close(),
   };
 }

@@ -12,6 +12,7 @@ import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { CheckReadinessUseCase } from './health/check-readiness.usecase';
 import { HealthController } from './health/health.controller';
 import { LiveHub } from './live/live.hub';
+import { StemUpdatesRelay } from './live/stem-updates.relay';
 import { MediaEventsRelay } from './live/media-events.relay';
 import { MediaClient } from './media/media.client';
 import { ProjectsController } from './projects/projects.controller';
@@ -47,6 +48,7 @@ export class AppModule {
         CheckReadinessUseCase,
         LiveHub,
         MediaEventsRelay,
+        StemUpdatesRelay,
         MediaClient,
         ReceiveUploadUseCase,
       ],

@@ -35,6 +35,7 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_LIVE_MESSAGE_BYTES });
   private readonly handlers = new Map<string, LiveHandler>();
   private readonly socketsByUser = new Map<string, Set<WebSocket>>();
+  private readonly socketOf = new WeakMap<LiveClient, WebSocket>();
   private heartbeat?: NodeJS.Timeout;
 
   constructor(
@@ -49,12 +50,18 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     this.handlers.set(type, handler);
   }
 
-  /** Pushes a message to every open socket of one user (e.g. stem progress for their project). */
-  sendToUser(userId: string, message: LiveMessage): number {
+  /** Pushes a message to every open socket of one user (e.g. stem progress for their project), but `except`'s. */
+  sendToUser(userId: string, message: LiveMessage, except?: LiveClient): number {
     const sockets = this.socketsByUser.get(userId) ?? new Set();
+    const skip = except && this.socketOf.get(except);
     const frame = JSON.stringify(message);
-    for (const socket of sockets) if (socket.readyState === WebSocket.OPEN) socket.send(frame);
-    return sockets.size;
+    let sent = 0;
+    for (const socket of sockets) {
+      if (socket === skip || socket.readyState !== WebSocket.OPEN) continue;
+      socket.send(frame);
+      sent++;
+    }
+    return sent;
   }
 
   onApplicationBootstrap(): void {
@@ -100,6 +107,7 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     });
     ws.on('error', (error) => this.logger.warn(`socket error for ${user.id}: ${error.message}`));
     const client: LiveClient = { user, send: (message) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message)) };
+    this.socketOf.set(client, ws);
     ws.on('message', (data, isBinary) => void this.dispatch(client, data as Buffer, isBinary));
     client.send({ type: 'welcome', userId: user.id });
   }

@@ -16,6 +16,7 @@ export const toStem = (doc: StemDocument): Stem => ({
   url: stemAudioPath(doc._id),
   volume: doc.volume,
   muted: doc.muted,
+  soloed: doc.soloed ?? false,
   quality: doc.quality,
 });
 
@@ -29,7 +30,7 @@ export class StemRepository {
   constructor(@InjectModel(STEM_MODEL) private readonly stems: Model<StemDocument>) {}
 
   /** Creates or replaces the stored object of a stem; keeps the user's mixer settings on a re-run. */
-  async upsert(stem: Omit<StemDocument, '_id' | 'volume' | 'muted' | 'createdAt'>): Promise<void> {
+  async upsert(stem: Omit<StemDocument, '_id' | 'volume' | 'muted' | 'soloed' | 'createdAt'>): Promise<void> {
     await this.stems
       .updateOne(
         { _id: stemIdOf(stem.projectId, stem.engine, stem.type), ownerId: stem.ownerId },
@@ -41,6 +42,7 @@ export class StemRepository {
             type: stem.type,
             volume: 0,
             muted: false,
+            soloed: false,
             createdAt: new Date(),
           },
         },

@@ -13,6 +13,7 @@ export interface StemDocument {
   /** Mixer gain in dB (−60…+12). */
   volume: number;
   muted: boolean;
+  soloed?: boolean;
   quality: string;
   createdAt: Date;
 }
@@ -27,6 +28,7 @@ export const StemSchema = new Schema<StemDocument>(
     objectKey: { type: String, required: true },
     volume: { type: Number, required: true },
     muted: { type: Boolean, required: true },
+    soloed: { type: Boolean, default: false },
     quality: { type: String, required: true },
     createdAt: { type: Date, required: true },
   },
