@@ -1,6 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { api } from '../api/api';
 import { liveSlice } from '../features/live/liveSlice';
+import { projectSlice } from '../features/separator/projectSlice';
 import { transportSlice } from '../features/transport/transportSlice';
 
 export function createStore() {
@@ -8,6 +9,7 @@ export function createStore() {
     reducer: {
       [api.reducerPath]: api.reducer,
       live: liveSlice.reducer,
+      project: projectSlice.reducer,
       transport: transportSlice.reducer,
     },
     middleware: (getDefault) => getDefault().concat(api.middleware),

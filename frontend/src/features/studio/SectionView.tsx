@@ -1,5 +1,9 @@
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { SeparatorPanel } from '../separator/SeparatorPanel';
 import { findSection } from './sections';
+
+/** Panels built so far, by section id; the others show their heading only. */
+const PANELS: Record<string, () => React.ReactNode> = { separator: SeparatorPanel };
 
 /** Heading and subtitle of the active section, then its panel; an unknown id says so. */
 export function SectionView({ sectionId }: { sectionId: string }) {
@@ -11,6 +15,7 @@ export function SectionView({ sectionId }: { sectionId: string }) {
       </Box>
     );
   }
+  const Panel = PANELS[section.id];
   return (
     <Stack gap="6" data-testid={`section-${section.id}`}>
       <Box>
@@ -19,6 +24,7 @@ export function SectionView({ sectionId }: { sectionId: string }) {
         </Heading>
         <Text color="fg.muted">{section.subtitle}</Text>
       </Box>
+      {Panel && <Panel />}
     </Stack>
   );
 }

@@ -1,7 +1,12 @@
 import { Box, CloseButton, Drawer, Flex, Portal } from '@chakra-ui/react';
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useStore } from 'react-redux';
 import { useGetCurrentUserQuery } from '../../api/api';
+import type { AppStore } from '../../app/store';
+import { studioPlayer } from '../../audio/studioPlayer';
 import { LiveChannelContext, useLiveConnection } from '../live/useLiveConnection';
+import { StudioProjectController } from '../separator/studioProject';
+import { StudioProjectContext } from '../separator/StudioProjectContext';
 import { DEFAULT_SECTION } from './sections';
 import { SectionView } from './SectionView';
 import { Sidebar } from './Sidebar';
@@ -13,6 +18,13 @@ export function StudioScreen() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { data: user } = useGetCurrentUserQuery();
   const live = useLiveConnection();
+  const store = useStore() as AppStore;
+  const project = useMemo(() => new StudioProjectController(store.dispatch, store.getState, studioPlayer, live), [store, live]);
+  useEffect(() => {
+    project.start();
+    void project.openLatest();
+    return () => project.dispose();
+  }, [project]);
 
   const select = (id: string) => {
     setActiveSection(id);
@@ -21,6 +33,7 @@ export function StudioScreen() {
 
   return (
     <LiveChannelContext.Provider value={live}>
+      <StudioProjectContext.Provider value={project}>
       <Flex h="100dvh" bg="bg" overflow="hidden">
         <Box as="aside" w="64" flexShrink={0} borderRightWidth="1px" display={{ base: 'none', lg: 'block' }} data-testid="sidebar">
           <Sidebar activeSection={activeSection} onSelect={select} user={user ?? null} />
@@ -45,6 +58,7 @@ export function StudioScreen() {
           </Box>
         </Flex>
       </Flex>
+      </StudioProjectContext.Provider>
     </LiveChannelContext.Provider>
   );
 }

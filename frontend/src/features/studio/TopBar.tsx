@@ -1,23 +1,13 @@
 import { Box, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
 import { Menu, Pause, Play, Square } from 'lucide-react';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../app/hooks';
 import { formatTime } from '../../lib/format';
-import { toaster } from '../../ui/toaster';
-import { paused, played, stopped } from '../transport/transportSlice';
+import { pause, play, stop } from '../transport/transportControls';
 import { CpuMeter } from './CpuMeter';
 
 export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
-  const dispatch = useAppDispatch();
   const { file, status } = useAppSelector((state) => state.transport);
   const playing = status === 'playing';
-
-  const play = () => {
-    if (!file) {
-      toaster.create({ title: 'No audio loaded', description: 'Please load an audio file first', type: 'error' });
-      return;
-    }
-    dispatch(played());
-  };
 
   return (
     <Flex as="header" h="14" px="4" align="center" gap="3" borderBottomWidth="1px" bg="bg.panel">
@@ -35,13 +25,13 @@ export function TopBar({ onOpenMenu }: { onOpenMenu: () => void }) {
         )}
       </Box>
       <HStack gap="1">
-        <IconButton aria-label="Play" size="sm" colorPalette="purple" disabled={playing} onClick={play}>
+        <IconButton aria-label="Play" size="sm" colorPalette="purple" disabled={playing} onClick={() => void play()}>
           <Play />
         </IconButton>
-        <IconButton aria-label="Pause" size="sm" variant="outline" disabled={!playing} onClick={() => dispatch(paused())}>
+        <IconButton aria-label="Pause" size="sm" variant="outline" disabled={!playing} onClick={pause}>
           <Pause />
         </IconButton>
-        <IconButton aria-label="Stop" size="sm" variant="outline" onClick={() => dispatch(stopped())}>
+        <IconButton aria-label="Stop" size="sm" variant="outline" onClick={stop}>
           <Square />
         </IconButton>
       </HStack>

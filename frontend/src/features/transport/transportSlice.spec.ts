@@ -1,20 +1,18 @@
-import { fileLoaded, paused, played, positionChanged, stopped, transportSlice, type TransportState } from './transportSlice';
+import { fileLoaded, playerSynced, transportSlice, type TransportState } from './transportSlice';
 
 const reduce = (actions: Parameters<typeof transportSlice.reducer>[1][], start?: TransportState) =>
   actions.reduce(transportSlice.reducer, start ?? transportSlice.getInitialState());
 
-describe('transport state machine', () => {
-  it('cannot play without a file', () => {
-    expect(reduce([played()]).status).toBe('stopped');
+describe('transport state', () => {
+  it('mirrors the player, clamping the position to the file', () => {
+    const state = reduce([fileLoaded({ name: 'song.mp3', duration: 120 }), playerSynced({ position: 42.5, status: 'paused' })]);
+    expect(state).toMatchObject({ status: 'paused', position: 42.5 });
+    expect(reduce([playerSynced({ position: 500, status: 'playing' })], state).position).toBe(120);
+    expect(reduce([playerSynced({ position: 3, status: 'playing' })]).position).toBe(0);
   });
 
-  it('pause keeps the position, stop returns to 0', () => {
-    const pausedState = reduce([fileLoaded({ name: 'song.mp3', duration: 120 }), played(), positionChanged(42.5), paused()]);
-    expect(pausedState).toMatchObject({ status: 'paused', position: 42.5 });
-    expect(reduce([played(), stopped()], pausedState)).toMatchObject({ status: 'stopped', position: 0 });
-  });
-
-  it('stops by itself at the end of the duration', () => {
-    expect(reduce([fileLoaded({ name: 'a.wav', duration: 10 }), played(), positionChanged(10)])).toMatchObject({ status: 'stopped', position: 0 });
+  it('a new file starts stopped at 0', () => {
+    const playing = reduce([fileLoaded({ name: 'a.wav', duration: 10 }), playerSynced({ position: 5, status: 'playing' })]);
+    expect(reduce([fileLoaded({ name: 'b.wav', duration: 20 })], playing)).toEqual({ file: { name: 'b.wav', duration: 20 }, status: 'stopped', position: 0 });
   });
 });

@@ -1,6 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { PlaybackStatus } from '../../audio/stemPlayer';
 
-export type PlaybackStatus = 'stopped' | 'playing' | 'paused';
+export type { PlaybackStatus };
 
 export interface CurrentFile {
   name: string;
@@ -17,7 +18,10 @@ export interface TransportState {
 
 const initialState: TransportState = { file: null, status: 'stopped', position: 0 };
 
-/** Playback state machine (seed 000 §4): stopped → playing ⇄ paused; stop returns to 0. */
+/**
+ * What the top bar and timeline show of playback (seed 000 §4). The stem player is the source of truth
+ * (stopped → playing ⇄ paused, stop returns to 0, it stops by itself at the end); it reports here.
+ */
 export const transportSlice = createSlice({
   name: 'transport',
   initialState,
@@ -27,25 +31,12 @@ export const transportSlice = createSlice({
       state.status = 'stopped';
       state.position = 0;
     },
-    played: (state) => {
-      if (state.file) state.status = 'playing';
-    },
-    paused: (state) => {
-      if (state.status === 'playing') state.status = 'paused';
-    },
-    stopped: (state) => {
-      state.status = 'stopped';
-      state.position = 0;
-    },
-    positionChanged: (state, action: PayloadAction<number>) => {
+    playerSynced: (state, action: PayloadAction<{ position: number; status: PlaybackStatus }>) => {
       const duration = state.file?.duration ?? 0;
-      state.position = Math.min(Math.max(0, action.payload), duration);
-      if (state.status === 'playing' && duration > 0 && state.position >= duration) {
-        state.status = 'stopped';
-        state.position = 0;
-      }
+      state.status = action.payload.status;
+      state.position = Math.min(Math.max(0, action.payload.position), duration);
     },
   },
 });
 
-export const { fileLoaded, played, paused, stopped, positionChanged } = transportSlice.actions;
+export const { fileLoaded, playerSynced } = transportSlice.actions;

@@ -1,0 +1,140 @@
+import { BeatTracker, MIDI_CONTINUE, MIDI_START, MIDI_STOP, type PlaybackEvent } from './playbackEvents';
+import { PlayerError, StemPlayer, type PlayerStem } from './stemPlayer';
+
+/** A stand-in for the browser's AudioContext: a clock we move by hand, nodes that record what was asked. */
+class FakeContext {
+  currentTime = 10;
+  state: AudioContextState = 'suspended';
+  destination = {};
+  starts: Array<{ when: number; offset: number }> = [];
+  level = 0.5;
+  resume = async () => void (this.state = 'running');
+  decodeAudioData = async (data: ArrayBuffer) => {
+    const seconds = new Uint8Array(data)[0]!;
+    return { duration: seconds, sampleRate: 100, numberOfChannels: 1, getChannelData: () => new Float32Array(seconds * 100).fill(0.5) } as unknown as AudioBuffer;
+  };
+  createGain = () => {
+    const node = { context: this, gain: { value: 1, setTargetAtTime: (v: number) => void (node.gain.value = v) }, connect: () => undefined, disconnect: () => undefined };
+    return node;
+  };
+  createAnalyser = () => ({
+    fftSize: 0,
+    smoothingTimeConstant: 0,
+    connect: () => undefined,
+    disconnect: () => undefined,
+    getFloatTimeDomainData: (out: Float32Array) => out.fill(this.level),
+  });
+  createBufferSource = () => ({
+    buffer: null,
+    connect: () => undefined,
+    disconnect: () => undefined,
+    start: (when: number, offset: number) => this.starts.push({ when, offset }),
+    stop: () => undefined,
+  });
+}
+
+const stems: PlayerStem[] = ['vocals', 'drums', 'bass', 'other'].map((type, i) => ({
+  id: `s${i}`,
+  type: type as PlayerStem['type'],
+  url: `/api/stems/s${i}/audio`,
+  volume: 0,
+  muted: false,
+  soloed: false,
+}));
+
+function setUp() {
+  const context = new FakeContext();
+  const fetch = (async () => ({ ok: true, arrayBuffer: async () => new Uint8Array([30]).buffer })) as unknown as typeof globalThis.fetch;
+  const player = new StemPlayer({ context: () => context as unknown as AudioContext, fetch, now: () => 0 });
+  player.duration = 30;
+  const events: PlaybackEvent[] = [];
+  player.events.subscribe((e) => events.push(e));
+  return { context, player, events };
+}
+
+describe('StemPlayer', () => {
+  afterEach(() => jest.useRealTimers());
+
+  it('refuses to play with nothing loaded ("No audio loaded")', async () => {
+    const { player } = setUp();
+    await expect(player.play()).rejects.toEqual(new PlayerError('no-audio', 'Please load an audio file first'));
+  });
+
+  it('resumes a suspended context and starts all four stems at one time and offset', async () => {
+    const { context, player, events } = setUp();
+    await player.load(stems);
+    await player.play();
+    expect(context.state).toBe('running');
+    expect(context.starts).toHaveLength(4);
+    expect(new Set(context.starts.map((s) => `${s.when}/${s.offset}`)).size).toBe(1);
+    expect(events[0]).toMatchObject({ type: 'transport', action: 'play', midi: { status: MIDI_START }, osc: { address: '/stemdeck/transport' } });
+    player.stop();
+  });
+
+  it('keeps the position on pause, resumes from it aligned, and returns to 0 on stop', async () => {
+    const { context, player, events } = setUp();
+    await player.load(stems);
+    await player.play();
+    context.currentTime += 5.03;
+    player.pause();
+    expect(player.position).toBeCloseTo(5, 5);
+    context.currentTime += 100;
+    expect(player.position).toBeCloseTo(5, 5);
+    context.starts = [];
+    await player.play();
+    expect(context.starts.every((s) => s.offset === player.position && s.when === context.starts[0]!.when)).toBe(true);
+    player.seek(12);
+    expect(context.starts.slice(4).map((s) => s.offset)).toEqual([12, 12, 12, 12]);
+    player.stop();
+    expect(player.position).toBe(0);
+    expect(events.map((e) => e.type === 'transport' && [e.action, e.midi.status])).toEqual([
+      ['play', MIDI_START],
+      ['pause', MIDI_STOP],
+      ['play', MIDI_CONTINUE],
+      ['stop', MIDI_STOP],
+    ]);
+  });
+
+  it('stops by itself at the end and emits beats and stem levels while playing', async () => {
+    jest.useFakeTimers();
+    const { context, player, events } = setUp();
+    player.bpm = 120;
+    await player.load(stems);
+    await player.play();
+    for (let t = 0; t < 1300 && player.playing; t++) {
+      context.currentTime += 0.025;
+      jest.advanceTimersByTime(25);
+    }
+    expect(player.playing).toBe(false);
+    expect(player.position).toBe(0);
+    expect(events.at(-1)).toMatchObject({ type: 'transport', action: 'stop' });
+    expect(events.some((e) => e.type === 'beat' && e.midi.data1 === 36 && e.midi.data2 === 127 && e.osc.address === '/stemdeck/beat')).toBe(true);
+    expect(events.some((e) => e.type === 'level' && e.stem === 'vocals' && e.osc.address === '/stemdeck/stem/vocals_rms')).toBe(true);
+  });
+
+  it('mutes, solos and sets volume in dB on each stem\'s gain', async () => {
+    const { player } = setUp();
+    await player.load(stems);
+    const gains = () => (player as unknown as { channels: Array<{ gain: { gain: { value: number } } }> }).channels.map((c) => Number(c.gain.gain.value.toFixed(3)));
+    player.setMix([{ id: 's0', volume: -6, muted: false, soloed: false }, { id: 's1', volume: 0, muted: true, soloed: false }]);
+    expect(gains()).toEqual([0.501, 0, 1, 1]);
+    player.setMix([{ id: 's2', volume: 0, muted: false, soloed: true }]);
+    expect(gains()).toEqual([0, 0, 1, 0]);
+  });
+
+  it('reports load failures as "load-failed"', async () => {
+    const context = new FakeContext();
+    const player = new StemPlayer({ context: () => context as unknown as AudioContext, fetch: (async () => ({ ok: false, status: 404, statusText: 'Not Found' })) as never });
+    await expect(player.load(stems)).rejects.toMatchObject({ code: 'load-failed' });
+  });
+});
+
+describe('BeatTracker', () => {
+  it('fires each beat once, inside the first 10 % of it', () => {
+    const tracker = new BeatTracker();
+    // 120 BPM: a beat every 0.5 s; the window is 0.05 s.
+    expect([0, 0.02, 0.04, 0.06, 0.5, 0.549, 0.56, 1.04].map((t) => tracker.check(t, 120))).toEqual([0, null, null, null, 1, null, null, 2]);
+    tracker.reset();
+    expect(tracker.check(1.01, 120)).toBe(2);
+  });
+});

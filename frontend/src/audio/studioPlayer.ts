@@ -1,0 +1,5 @@
+import { ensureAudioContext } from './audioEngine';
+import { StemPlayer } from './stemPlayer';
+
+/** The studio's one stem player, on the shared AudioContext (created on the first Play, a user gesture). */
+export const studioPlayer = new StemPlayer({ context: ensureAudioContext });

@@ -1,0 +1,84 @@
+import { Box, Card, HStack, Text } from '@chakra-ui/react';
+import { useEffect, useRef, type PointerEvent } from 'react';
+import { useAppSelector } from '../../app/hooks';
+import { studioPlayer } from '../../audio/studioPlayer';
+import { formatTime, progressPercent } from '../../lib/format';
+import { seek } from '../transport/transportControls';
+
+const BINS = 600;
+
+/** Timeline under the upload panel: the mix's waveform, current time and duration; click or drag to seek. */
+export function PlaybackTimeline() {
+  const { position, status, file } = useAppSelector((s) => s.transport);
+  const stems = useAppSelector((s) => s.project.stems);
+  const partialSeconds = useAppSelector((s) => s.project.partialSeconds);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const dragging = useRef(false);
+  const duration = file?.duration ?? 0;
+
+  useEffect(() => {
+    const element = canvas.current;
+    const context = element?.getContext('2d');
+    if (!element || !context) return;
+    // Redraw once the player has the (new) buffers: they load after the stems list changes.
+    const draw = () => {
+      const peaks = studioPlayer.waveform(BINS);
+      const { width, height } = element;
+      context.clearRect(0, 0, width, height);
+      context.fillStyle = '#a78bfa';
+      const barWidth = width / BINS;
+      for (let i = 0; i < BINS; i++) {
+        const h = Math.max(1, peaks[i]! * height);
+        context.fillRect(i * barWidth, (height - h) / 2, Math.max(1, barWidth - 0.5), h);
+      }
+    };
+    draw();
+    const timer = setInterval(draw, 500);
+    const stop = setTimeout(() => clearInterval(timer), 5000);
+    return () => {
+      clearInterval(timer);
+      clearTimeout(stop);
+    };
+  }, [stems, partialSeconds]);
+
+  const seekTo = (event: PointerEvent<HTMLDivElement>) => {
+    const box = event.currentTarget.getBoundingClientRect();
+    seek(((event.clientX - box.left) / box.width) * duration);
+  };
+
+  return (
+    <Card.Root data-testid="timeline">
+      <Card.Body gap="2">
+        <HStack justify="space-between" fontSize="sm" fontFamily="mono">
+          <Text data-testid="timeline-current">{formatTime(position)}</Text>
+          <Text color="fg.muted" data-testid="playback-state">
+            {status === 'playing' ? 'Playing' : status === 'paused' ? 'Paused' : 'Stopped'}
+            {partialSeconds !== null ? ` · first ${partialSeconds} s ready, separating the rest` : ''}
+          </Text>
+          <Text data-testid="timeline-duration">{formatTime(duration)}</Text>
+        </HStack>
+        <Box
+          position="relative"
+          h="20"
+          cursor="pointer"
+          role="slider"
+          aria-label="Seek"
+          aria-valuemin={0}
+          aria-valuemax={Math.round(duration)}
+          aria-valuenow={Math.round(position)}
+          data-testid="seek-bar"
+          onPointerDown={(event) => {
+            dragging.current = true;
+            event.currentTarget.setPointerCapture(event.pointerId);
+            seekTo(event);
+          }}
+          onPointerMove={(event) => dragging.current && seekTo(event)}
+          onPointerUp={() => (dragging.current = false)}
+        >
+          <canvas ref={canvas} width={1200} height={160} style={{ width: '100%', height: '100%' }} />
+          <Box position="absolute" top="0" bottom="0" w="2px" bg="fg" style={{ left: `${progressPercent(position, duration)}%` }} />
+        </Box>
+      </Card.Body>
+    </Card.Root>
+  );
+}

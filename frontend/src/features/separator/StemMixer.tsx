@@ -1,0 +1,136 @@
+import { Badge, Box, Button, Card, HStack, IconButton, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Headphones, RotateCcw, Volume2, VolumeX } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { ENGINE_NAMES, type EngineName } from '../../api/mediaTypes';
+import { useAppSelector } from '../../app/hooks';
+import { studioPlayer } from '../../audio/studioPlayer';
+import { useListEnginesQuery } from './projectsApi';
+import { useStudioProject } from './StudioProjectContext';
+import { qualityLabel, VOLUME_MAX_DB, VOLUME_MIN_DB, VOLUME_STEP_DB, type MixerStem } from './stems';
+
+/** Seed 000 §9: meters refresh every 100 ms, from each stem's analyser (never random). */
+const METER_MS = 100;
+
+function useStemLevels(): Record<string, number> {
+  const [levels, setLevels] = useState<Record<string, number>>({});
+  useEffect(() => {
+    const timer = setInterval(() => setLevels(studioPlayer.levels()), METER_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return levels;
+}
+
+const QUALITY_COLORS = { excellent: 'green', good: 'blue', poor: 'orange' } as const;
+
+function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
+  const project = useStudioProject();
+  const quality = qualityLabel(stem.quality);
+  return (
+    <Card.Root size="sm" data-testid={`stem-${stem.type}`}>
+      <Card.Body gap="3">
+        <HStack justify="space-between">
+          <Text fontWeight="semibold" textTransform="capitalize">
+            {stem.type}
+          </Text>
+          <Badge colorPalette={QUALITY_COLORS[quality]} data-testid={`quality-${stem.type}`}>
+            {quality}
+          </Badge>
+        </HStack>
+        <HStack gap="1">
+          <IconButton
+            aria-label={`Mute ${stem.type}`}
+            aria-pressed={stem.muted}
+            size="xs"
+            variant={stem.muted ? 'solid' : 'outline'}
+            colorPalette={stem.muted ? 'red' : 'gray'}
+            onClick={() => project.changeStem(stem.id, { muted: !stem.muted })}
+          >
+            {stem.muted ? <VolumeX /> : <Volume2 />}
+          </IconButton>
+          <IconButton
+            aria-label={`Solo ${stem.type}`}
+            aria-pressed={stem.soloed}
+            size="xs"
+            variant={stem.soloed ? 'solid' : 'outline'}
+            colorPalette={stem.soloed ? 'yellow' : 'gray'}
+            onClick={() => project.changeStem(stem.id, { soloed: !stem.soloed })}
+          >
+            <Headphones />
+          </IconButton>
+          <Text fontSize="xs" fontFamily="mono" ms="auto" data-testid={`volume-${stem.type}`}>
+            {stem.volume > 0 ? '+' : ''}
+            {stem.volume.toFixed(1)} dB
+          </Text>
+        </HStack>
+        <input
+          type="range"
+          aria-label={`${stem.type} volume`}
+          min={VOLUME_MIN_DB}
+          max={VOLUME_MAX_DB}
+          step={VOLUME_STEP_DB}
+          value={stem.volume}
+          style={{ width: '100%', accentColor: 'var(--chakra-colors-purple-500)' }}
+          onChange={(event) => project.changeStem(stem.id, { volume: Number(event.target.value) })}
+        />
+        <Box h="2" bg="bg.muted" rounded="full" overflow="hidden" data-testid={`meter-${stem.type}`} data-level={level.toFixed(4)}>
+          <Box h="full" bg={level > 0.5 ? 'red.500' : 'green.500'} style={{ width: `${Math.min(100, level * 250)}%`, transition: 'width 90ms linear' }} />
+        </Box>
+      </Card.Body>
+    </Card.Root>
+  );
+}
+
+/** Seed 000 §2 "Stem mixer", real: mute, solo, dB volume, analyser meters, engine choice, Reprocess, Reset. */
+export function StemMixer() {
+  const { stems, project: current, jobs } = useAppSelector((s) => s.project);
+  const project = useStudioProject();
+  const levels = useStemLevels();
+  const { data: engines = [] } = useListEnginesQuery();
+  const [engine, setEngine] = useState<EngineName>(current?.activeEngine ?? 'fast');
+  const info = engines.find((e) => e.engine === engine);
+  const running = Object.values(jobs).some((job) => job?.status === 'running');
+
+  return (
+    <Stack gap="3" data-testid="stem-mixer">
+      <HStack justify="space-between" wrap="wrap" gap="3">
+        <Text fontWeight="semibold">Stem mixer{current?.activeEngine ? ` · ${current.activeEngine} engine` : ''}</Text>
+        <HStack gap="2">
+          <select
+            aria-label="Separation engine"
+            value={engine}
+            onChange={(event) => setEngine(event.target.value as EngineName)}
+            style={{ padding: '4px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' }}
+          >
+            {ENGINE_NAMES.map((name) => {
+              const known = engines.find((e) => e.engine === name);
+              return (
+                <option key={name} value={name} disabled={known ? !known.available : false} title={known?.reason ?? undefined}>
+                  {name}
+                  {known && !known.available ? ' (unavailable)' : ''}
+                </option>
+              );
+            })}
+          </select>
+          <Button size="sm" variant="outline" disabled={!info?.available || running} onClick={() => void project.reprocess(engine)}>
+            Reprocess
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => project.resetMix()}>
+            <RotateCcw /> Reset
+          </Button>
+        </HStack>
+      </HStack>
+      {engines
+        .filter((e) => !e.available)
+        .map((e) => (
+          <Text key={e.engine} fontSize="xs" color="fg.muted" data-testid={`engine-unavailable-${e.engine}`}>
+            {e.engine}: {e.reason}
+          </Text>
+        ))}
+      <SimpleGrid columns={{ base: 1, sm: 2, xl: 4 }} gap="3">
+        {stems.map((stem) => (
+          <StemCard key={stem.id} stem={stem} level={levels[stem.id] ?? 0} />
+        ))}
+      </SimpleGrid>
+    </Stack>
+  );
+}

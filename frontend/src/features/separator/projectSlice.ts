@@ -1,0 +1,66 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { EngineName, Project } from '../../api/mediaTypes';
+import type { MixerStem } from './stems';
+
+export interface EngineJob {
+  status: 'running' | 'failed';
+  progress: number;
+  message?: string;
+}
+
+export interface ProjectState {
+  project: Project | null;
+  /** The mixer's stems (the project's active engine, or the first seconds of the one separating). */
+  stems: MixerStem[];
+  /** Seconds of audio the loaded stems hold while they are progressive; null once they are whole. */
+  partialSeconds: number | null;
+  /** Separations in flight or failed, per engine (progress 0–1 from the server over /ws). */
+  jobs: Partial<Record<EngineName, EngineJob>>;
+}
+
+const initialState: ProjectState = { project: null, stems: [], partialSeconds: null, jobs: {} };
+
+export type StemChanges = Partial<Pick<MixerStem, 'volume' | 'muted' | 'soloed'>>;
+
+export const projectSlice = createSlice({
+  name: 'project',
+  initialState,
+  reducers: {
+    projectOpened: (state, action: PayloadAction<Project>) => {
+      state.project = action.payload;
+      state.stems = [];
+      state.partialSeconds = null;
+      state.jobs = {};
+    },
+    stemsLoaded: (state, action: PayloadAction<{ stems: MixerStem[]; partialSeconds: number | null }>) => {
+      // Progressive → whole keeps the mix the user set meanwhile (same stem ids).
+      const previous = new Map(state.stems.map((stem) => [stem.id, stem]));
+      state.stems = action.payload.stems.map((stem) => {
+        const earlier = previous.get(stem.id);
+        return earlier && state.partialSeconds !== null ? { ...stem, volume: earlier.volume, muted: earlier.muted, soloed: earlier.soloed } : stem;
+      });
+      state.partialSeconds = action.payload.partialSeconds;
+      if (state.project && action.payload.partialSeconds === null && action.payload.stems[0]?.engine) {
+        state.project.activeEngine = action.payload.stems[0].engine;
+      }
+    },
+    stemChanged: (state, action: PayloadAction<{ id: string; changes: StemChanges }>) => {
+      const stem = state.stems.find((s) => s.id === action.payload.id);
+      if (stem) Object.assign(stem, action.payload.changes);
+    },
+    jobProgressed: (state, action: PayloadAction<{ engine: EngineName; progress: number }>) => {
+      state.jobs[action.payload.engine] = { status: 'running', progress: action.payload.progress };
+    },
+    jobFinished: (state, action: PayloadAction<{ engine: EngineName }>) => {
+      delete state.jobs[action.payload.engine];
+    },
+    jobFailed: (state, action: PayloadAction<{ engine: EngineName; message: string }>) => {
+      state.jobs[action.payload.engine] = { status: 'failed', progress: 0, message: action.payload.message };
+    },
+  },
+});
+
+export const { projectOpened, stemsLoaded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
+
+/** Reset (seed 000 §2 "Reset", made real): 0 dB, unmuted, unsoloed. */
+export const RESET_MIX: Required<StemChanges> = { volume: 0, muted: false, soloed: false };

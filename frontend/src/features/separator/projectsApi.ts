@@ -1,0 +1,24 @@
+import { api } from '../../api/api';
+import type { EngineInfo, EngineName, Project, SeparationJob } from '../../api/mediaTypes';
+import { normalizeStems, type MixerStem } from './stems';
+import type { StemChanges } from './projectSlice';
+
+/** The projects/stems endpoints (seed 000 §7) on the shared API slice. */
+export const projectsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    listProjects: build.query<Project[], void>({ query: () => 'projects' }),
+    listEngines: build.query<EngineInfo[], void>({ query: () => 'engines' }),
+    projectStems: build.query<MixerStem[], string>({
+      query: (projectId) => `projects/${encodeURIComponent(projectId)}/stems`,
+      transformResponse: (answer: unknown) => normalizeStems(answer),
+    }),
+    updateStem: build.mutation<unknown, { id: string; changes: StemChanges }>({
+      query: ({ id, changes }) => ({ url: `stems/${encodeURIComponent(id)}`, method: 'PUT', body: changes }),
+    }),
+    separate: build.mutation<SeparationJob, { projectId: string; engine: EngineName }>({
+      query: ({ projectId, engine }) => ({ url: `projects/${encodeURIComponent(projectId)}/separate`, method: 'POST', body: { engine } }),
+    }),
+  }),
+});
+
+export const { useListEnginesQuery } = projectsApi;

@@ -1,0 +1,165 @@
+import type { EngineName, MediaEvent, Project, SeparationJob } from '../../api/mediaTypes';
+import type { AppDispatch, RootState } from '../../app/store';
+import { PlayerError, type StemPlayer } from '../../audio/stemPlayer';
+import { toaster } from '../../ui/toaster';
+import type { LiveChannel } from '../live/useLiveConnection';
+import { fileLoaded, playerSynced } from '../transport/transportSlice';
+import { jobFailed, jobFinished, jobProgressed, projectOpened, RESET_MIX, stemChanged, stemsLoaded, type StemChanges } from './projectSlice';
+import { projectsApi } from './projectsApi';
+import { normalizeStems, type MixerStem } from './stems';
+
+/** Mixer saves wait this long after the last change to a stem (last write wins). */
+export const SAVE_DEBOUNCE_MS = 300;
+const POSITION_REPORT_MS = 50;
+
+/** Media events as the gateway relays them (without the owner id). */
+type WithoutOwner<E> = E extends unknown ? Omit<E, 'ownerId'> : never;
+type LiveEvent = WithoutOwner<MediaEvent>;
+
+/** Browser performance marks the first-audible-stem benchmark reads. */
+export const MARKS = { uploadSent: 'stemdeck:upload-sent', stemsPlayable: 'stemdeck:stems-playable' } as const;
+
+/**
+ * The loaded project, glued together: REST for the project and its stems, the live connection for
+ * separation progress and progressive/whole stems, the stem player for sound, Redux for what screens
+ * show. Mixer changes apply to the audio at once, go out as `stem_update`, and are saved (debounced).
+ */
+export class StudioProjectController {
+  private readonly pendingSaves = new Map<string, { timer: ReturnType<typeof setTimeout>; changes: StemChanges }>();
+  private lastReport = 0;
+  private readonly unsubscribe: Array<() => void> = [];
+  /** Events for projects not open (yet): an upload's first stems can beat its HTTP answer to the browser. */
+  private readonly early: LiveEvent[] = [];
+
+  constructor(
+    private readonly dispatch: AppDispatch,
+    private readonly getState: () => RootState,
+    private readonly player: StemPlayer,
+    private readonly live: LiveChannel | null,
+  ) {}
+
+  /** Subscribes to the player and the live connection; `dispose` undoes it (React may do both twice). */
+  start(): void {
+    if (this.unsubscribe.length) return;
+    this.unsubscribe.push(
+      this.player.onPosition((position, status) => {
+        const now = performance.now();
+        if (status === 'playing' && now - this.lastReport < POSITION_REPORT_MS) return;
+        this.lastReport = now;
+        this.dispatch(playerSynced({ position, status }));
+      }),
+    );
+    if (this.live) this.unsubscribe.push(this.live.subscribe((message) => this.onLive(message as unknown as LiveEvent)));
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const [id, pending] of this.pendingSaves) {
+      clearTimeout(pending.timer);
+      this.save(id, pending.changes);
+    }
+    this.pendingSaves.clear();
+  }
+
+  /** On entering the studio: the most recent project, if there is one. */
+  async openLatest(): Promise<void> {
+    if (this.getState().project.project) return;
+    const projects = await this.dispatch(projectsApi.endpoints.listProjects.initiate(undefined, { forceRefetch: true })).unwrap().catch(() => []);
+    if (projects[0] && !this.getState().project.project) await this.open(projects[0]);
+  }
+
+  /** Opens a project (e.g. the one just uploaded, with its queued job) and loads its stems. */
+  async open(project: Project, job: SeparationJob | null = null): Promise<void> {
+    this.player.unload();
+    this.player.duration = project.duration;
+    this.player.bpm = project.bpm ?? 120;
+    this.dispatch(projectOpened(project));
+    this.dispatch(fileLoaded({ name: project.originalFile, duration: project.duration }));
+    if (job && (job.status === 'queued' || job.status === 'processing')) this.dispatch(jobProgressed({ engine: job.engine, progress: job.progress }));
+    const early = this.early.filter((event) => event.projectId === project.id);
+    this.early.length = 0;
+    for (const event of early) this.onLive(event);
+    if (!project.activeEngine || this.getState().project.stems.length) return;
+    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate(project.id, { forceRefetch: true })).unwrap().catch(() => []);
+    if (stems.length) await this.loadStems(project.id, stems, null);
+  }
+
+  changeStem(id: string, changes: StemChanges): void {
+    this.dispatch(stemChanged({ id, changes }));
+    this.player.setMix(this.getState().project.stems);
+    this.live?.send({ type: 'stem_update', stemId: id, ...changes });
+    if (/^stem-\d+$/.test(id)) return; // client-side stems from a map answer have nothing to save to
+    const pending = this.pendingSaves.get(id);
+    if (pending) clearTimeout(pending.timer);
+    const merged = { ...pending?.changes, ...changes };
+    this.pendingSaves.set(id, {
+      changes: merged,
+      timer: setTimeout(() => {
+        this.pendingSaves.delete(id);
+        this.save(id, merged);
+      }, SAVE_DEBOUNCE_MS),
+    });
+  }
+
+  resetMix(): void {
+    for (const stem of this.getState().project.stems) this.changeStem(stem.id, RESET_MIX);
+  }
+
+  /** Re-separates with another engine; the current stems keep playing until the new ones are ready. */
+  async reprocess(engine: EngineName): Promise<void> {
+    const project = this.getState().project.project;
+    if (!project) return;
+    this.dispatch(jobProgressed({ engine, progress: 0 }));
+    try {
+      const job = await this.dispatch(projectsApi.endpoints.separate.initiate({ projectId: project.id, engine })).unwrap();
+      if (job.status === 'failed') this.dispatch(jobFailed({ engine, message: job.error ?? 'Stem separation failed' }));
+    } catch (error) {
+      const message = (error as { message?: string }).message ?? 'Stem separation failed';
+      this.dispatch(jobFailed({ engine, message }));
+      toaster.create({ title: 'Reprocess failed', description: message, type: 'error' });
+    }
+  }
+
+  private save(id: string, changes: StemChanges): void {
+    void this.dispatch(projectsApi.endpoints.updateStem.initiate({ id, changes }));
+  }
+
+  private onLive(event: LiveEvent): void {
+    const project = this.getState().project;
+    if (event.projectId !== project.project?.id) {
+      this.early.push(event);
+      if (this.early.length > 32) this.early.shift();
+      return;
+    }
+    switch (event.type) {
+      case 'stems_progress':
+        if (event.progress < 1) this.dispatch(jobProgressed({ engine: event.engine, progress: event.progress }));
+        break;
+      case 'stems_partial':
+        // The first seconds are worth loading only while there is nothing to play yet.
+        if (project.stems.length === 0) void this.loadStems(event.projectId, normalizeStems(event.stems), event.seconds);
+        break;
+      case 'stems_ready':
+        this.dispatch(jobFinished({ engine: event.engine }));
+        void this.loadStems(event.projectId, normalizeStems(event.stems), null);
+        break;
+      case 'stems_failed':
+        this.dispatch(jobFailed({ engine: event.engine, message: event.message }));
+        toaster.create({ title: 'Stem separation failed', description: event.message, type: 'error' });
+        break;
+    }
+  }
+
+  private async loadStems(projectId: string, stems: MixerStem[], partialSeconds: number | null): Promise<void> {
+    this.dispatch(stemsLoaded({ stems, partialSeconds }));
+    try {
+      await this.player.load(this.getState().project.stems);
+      if (this.getState().project.project?.id !== projectId) return;
+      performance.mark(MARKS.stemsPlayable);
+    } catch (error) {
+      if (error instanceof PlayerError) {
+        toaster.create({ title: 'Failed to load audio', description: 'The selected file could not be processed', type: 'error' });
+      }
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import { Box, Button, Card, Flex, HStack, IconButton, Progress, Stack, Text } from '@chakra-ui/react';
+import { FileAudio, Upload, X } from 'lucide-react';
+import { useReducer, useRef } from 'react';
+import { useDropzone } from 'react-dropzone';
+import { useAppSelector } from '../../app/hooks';
+import { formatTime, progressPercent } from '../../lib/format';
+import { toaster } from '../../ui/toaster';
+import { MARKS } from '../separator/studioProject';
+import { useStudioProject } from '../separator/StudioProjectContext';
+import { dropZoneState, pickUpload } from './pickUpload';
+import { sendUpload } from './sendUpload';
+import { initialUploadState, isBusy, sizeInMb, uploadPercent, uploadReducer } from './uploadMachine';
+
+const FORMATS = 'MP3, WAV, FLAC, MP4, MOV, AVI';
+const DROP_FORMATS = 'mp3, wav, ogg, m4a, flac, aac, mp4, mov, avi, mkv, webm';
+
+const ZONE_COLORS = {
+  idle: 'border.emphasized',
+  dialog: 'purple.400',
+  'drag-accept': 'purple.500',
+  'drag-reject': 'red.500',
+} as const;
+
+/** Seed 000 §2 "Upload panel": drop or choose one file, send it with real progress, open the new project. */
+export function UploadPanel() {
+  const [state, send] = useReducer(uploadReducer, initialUploadState);
+  const chosen = useRef<File | null>(null);
+  const project = useStudioProject();
+  const busy = isBusy(state);
+  const { position, file } = useAppSelector((s) => s.transport);
+  const duration = file?.duration ?? 0;
+
+  const choose = (files: File[]) => {
+    if (busy) return;
+    const picked = pickUpload(files);
+    if (!picked.ok) {
+      toaster.create({ title: picked.title, description: picked.description, type: 'error' });
+      return;
+    }
+    chosen.current = picked.file;
+    send({ type: 'select', file: { name: picked.file.name, size: picked.file.size, type: picked.file.type } });
+  };
+
+  const zone = useDropzone({
+    // The order of a drop matters (its first audio/video file wins), so nothing is filtered here;
+    // pickUpload applies the rules. The dialog still offers audio and video only.
+    onDrop: (accepted, rejected) => choose([...accepted, ...rejected.map((r) => r.file)]),
+    noClick: true,
+    noKeyboard: true,
+    multiple: true,
+    disabled: busy,
+  });
+  const zoneState = dropZoneState(zone);
+
+  const upload = async () => {
+    const selected = chosen.current;
+    if (!selected || state.phase !== 'selected') return;
+    send({ type: 'start' });
+    try {
+      const answer = await sendUpload(selected, {
+        onProgress: (loaded, total) => send({ type: 'progress', loaded, total }),
+        onSent: () => {
+          performance.mark(MARKS.uploadSent);
+          send({ type: 'sent' });
+        },
+      });
+      send({ type: 'succeeded' });
+      chosen.current = null;
+      const kind = answer.project.source === 'video' ? 'Video' : 'Audio';
+      toaster.create({
+        title: `${kind} uploaded successfully`,
+        description: `Analysis complete: ${answer.analysis.bpm} BPM, ${answer.analysis.key}`,
+        type: 'success',
+      });
+      await project.open(answer.project, answer.job);
+    } catch (error) {
+      send({ type: 'failed' });
+      toaster.create({ title: 'Upload failed', description: (error as Error).message, type: 'error' });
+    }
+  };
+
+  return (
+    <Card.Root data-testid="upload-panel">
+      <Card.Body gap="4">
+        <Box
+          {...zone.getRootProps()}
+          data-testid="drop-zone"
+          data-state={zoneState}
+          borderWidth="2px"
+          borderStyle="dashed"
+          borderColor={ZONE_COLORS[zoneState]}
+          bg={zoneState === 'drag-accept' ? 'purple.subtle' : zoneState === 'drag-reject' ? 'red.subtle' : undefined}
+          rounded="lg"
+          p="8"
+          textAlign="center"
+          transition="background 120ms, border-color 120ms"
+        >
+          <input {...zone.getInputProps({ accept: 'audio/*,video/*', multiple: false })} data-testid="file-input" />
+          <Stack align="center" gap="2">
+            <Upload color="var(--chakra-colors-purple-400)" />
+            <Text fontWeight="medium">{zone.isDragActive ? 'Drop it here' : 'Drag and drop your audio or video file'}</Text>
+            <Text fontSize="sm" color="fg.muted">
+              {FORMATS}
+            </Text>
+            <Text fontSize="xs" color="fg.subtle">
+              {DROP_FORMATS} · Max 500MB
+            </Text>
+            <Button size="sm" variant="outline" onClick={zone.open} disabled={busy}>
+              Choose File
+            </Button>
+          </Stack>
+        </Box>
+
+        {state.phase !== 'idle' && (
+          <HStack borderWidth="1px" rounded="md" px="3" py="2" data-testid="selected-file">
+            <FileAudio size={18} />
+            <Box flex="1" minW="0">
+              <Text fontSize="sm" truncate>
+                {state.file.name}
+              </Text>
+              <Text fontSize="xs" color="fg.muted">
+                {sizeInMb(state.file.size)}
+              </Text>
+            </Box>
+            <IconButton aria-label="Remove file" size="xs" variant="ghost" disabled={busy} onClick={() => send({ type: 'remove' })}>
+              <X />
+            </IconButton>
+          </HStack>
+        )}
+
+        {busy && (
+          <Stack gap="1" data-testid="upload-progress">
+            <Text fontSize="sm">Processing your music...</Text>
+            <Progress.Root value={uploadPercent(state)} size="sm" colorPalette="purple">
+              <Progress.Track>
+                <Progress.Range />
+              </Progress.Track>
+            </Progress.Root>
+            <Text fontSize="xs" color="fg.muted">
+              {state.phase === 'uploading' ? `Uploading ${uploadPercent(state)}%` : 'Analysing tempo, key and loudness'}
+            </Text>
+          </Stack>
+        )}
+
+        <Flex align="center" gap="4" wrap="wrap">
+          <Button colorPalette="purple" disabled={state.phase !== 'selected'} loading={busy} loadingText="Processing..." onClick={() => void upload()}>
+            Upload & Split
+          </Button>
+          <Box flex="1" minW="40">
+            <Box h="1.5" bg="bg.muted" rounded="full" overflow="hidden">
+              <Box h="full" bg="purple.500" style={{ width: `${progressPercent(position, duration)}%` }} data-testid="progress-strip" />
+            </Box>
+          </Box>
+          <Text fontSize="sm" fontFamily="mono" data-testid="time-readout">
+            {formatTime(position)} / {formatTime(duration)}
+          </Text>
+        </Flex>
+      </Card.Body>
+    </Card.Root>
+  );
+}
