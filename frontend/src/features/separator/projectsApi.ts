@@ -6,7 +6,7 @@ import type { StemChanges } from './projectSlice';
 /** The projects/stems endpoints (seed 000 §7) on the shared API slice. */
 export const projectsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    listProjects: build.query<Project[], void>({ query: () => 'projects' }),
+    getProject: build.query<Project, string>({ query: (projectId) => `projects/${encodeURIComponent(projectId)}` }),
     listEngines: build.query<EngineInfo[], void>({ query: () => 'engines' }),
     projectStems: build.query<MixerStem[], string>({
       query: (projectId) => `projects/${encodeURIComponent(projectId)}/stems`,

@@ -16,6 +16,25 @@ const POSITION_REPORT_MS = 50;
 type WithoutOwner<E> = E extends unknown ? Omit<E, 'ownerId'> : never;
 type LiveEvent = WithoutOwner<MediaEvent>;
 
+const OPEN_PROJECT_KEY = 'stemdeck.openProject';
+
+function readOpenProjectId(): string | null {
+  try {
+    return localStorage.getItem(OPEN_PROJECT_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberOpenProject(id: string | null): void {
+  try {
+    if (id) localStorage.setItem(OPEN_PROJECT_KEY, id);
+    else localStorage.removeItem(OPEN_PROJECT_KEY);
+  } catch {
+    // storage disabled: a reload simply starts empty
+  }
+}
+
 /** Browser performance marks the first-audible-stem benchmark reads. */
 export const MARKS = { uploadSent: 'stemdeck:upload-sent', stemsPlayable: 'stemdeck:stems-playable' } as const;
 
@@ -61,11 +80,13 @@ export class StudioProjectController {
     this.pendingSaves.clear();
   }
 
-  /** On entering the studio: the most recent project, if there is one. */
-  async openLatest(): Promise<void> {
-    if (this.getState().project.project) return;
-    const projects = await this.dispatch(projectsApi.endpoints.listProjects.initiate(undefined, { forceRefetch: true })).unwrap().catch(() => []);
-    if (projects[0] && !this.getState().project.project) await this.open(projects[0]);
+  /** On entering the studio: the project this browser had open (a reload restores it, mix included). */
+  async reopen(): Promise<void> {
+    const id = readOpenProjectId();
+    if (!id || this.getState().project.project) return;
+    const project = await this.dispatch(projectsApi.endpoints.getProject.initiate(id, { forceRefetch: true })).unwrap().catch(() => null);
+    if (!project) return rememberOpenProject(null);
+    if (!this.getState().project.project) await this.open(project);
   }
 
   /** Opens a project (e.g. the one just uploaded, with its queued job) and loads its stems. */
@@ -74,6 +95,7 @@ export class StudioProjectController {
     this.player.duration = project.duration;
     this.player.bpm = project.bpm ?? 120;
     this.dispatch(projectOpened(project));
+    rememberOpenProject(project.id);
     this.dispatch(fileLoaded({ name: project.originalFile, duration: project.duration }));
     if (job && (job.status === 'queued' || job.status === 'processing')) this.dispatch(jobProgressed({ engine: job.engine, progress: job.progress }));
     const early = this.early.filter((event) => event.projectId === project.id);

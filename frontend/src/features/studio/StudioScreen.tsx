@@ -22,7 +22,7 @@ export function StudioScreen() {
   const project = useMemo(() => new StudioProjectController(store.dispatch, store.getState, studioPlayer, live), [store, live]);
   useEffect(() => {
     project.start();
-    void project.openLatest();
+    void project.reopen();
     return () => project.dispose();
   }, [project]);
 

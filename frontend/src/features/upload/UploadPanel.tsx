@@ -144,7 +144,7 @@ export function UploadPanel() {
 
         <Flex align="center" gap="4" wrap="wrap">
           <Button colorPalette="purple" disabled={state.phase !== 'selected'} loading={busy} loadingText="Processing..." onClick={() => void upload()}>
-            Upload & Split
+            Split into Stems
           </Button>
           <Box flex="1" minW="40">
             <Box h="1.5" bg="bg.muted" rounded="full" overflow="hidden">

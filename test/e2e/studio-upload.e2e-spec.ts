@@ -1,0 +1,144 @@
+import { closeSync, openSync, readFileSync, writeFileSync, ftruncateSync } from 'node:fs';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { launchBrowser, signInThroughKeycloak } from '../support/browser';
+import { BASE_URL } from '../support/env';
+import { fixturePath, makeClip } from '../support/media';
+
+jest.setTimeout(120_000);
+
+const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+
+/** Seconds shown by the timeline (m:ss). */
+async function shownSeconds(page: Page): Promise<number> {
+  const [minutes, seconds] = (await page.getByTestId('timeline-current').innerText()).split(':').map(Number);
+  return minutes! * 60 + seconds!;
+}
+
+async function meterLevel(page: Page, type: string): Promise<number> {
+  return Number(await page.getByTestId(`meter-${type}`).getAttribute('data-level'));
+}
+
+async function toast(page: Page, title: string, description: string | RegExp): Promise<void> {
+  const region = page.getByRole('region', { name: /notifications/i });
+  await region.getByText(title, { exact: true }).waitFor();
+  await region.getByText(description, typeof description === 'string' ? { exact: true } : {}).waitFor();
+}
+
+/** Waits until the four stem cards are there and their audio is decoded (Play then moves the clock). */
+async function waitForStems(page: Page): Promise<void> {
+  for (const type of ['vocals', 'drums', 'bass', 'other']) await page.getByTestId(`stem-${type}`).waitFor({ timeout: 60_000 });
+}
+
+describe('Upload & Split in Chromium', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let uploads: Request[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser.close());
+  beforeEach(async () => {
+    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    page = await context.newPage();
+    uploads = [];
+    page.on('request', (request) => request.url().endsWith('/api/upload') && uploads.push(request));
+    await signInThroughKeycloak(page);
+    await page.goto(`${BASE_URL}/app`);
+    await page.getByTestId('upload-panel').waitFor();
+  });
+  afterEach(() => context.close());
+
+  it('uploads through the file chooser, shows progress and four stems; Play, Pause, Stop; mute silences one meter and survives a reload', async () => {
+    const song = makeClip('e2e-song-20s.mp3', 20, { codecArgs: ['-b:a', '128k'] });
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose File' }).click();
+    await (await chooser).setFiles(song);
+    await page.getByTestId('selected-file').getByText('e2e-song-20s.mp3').waitFor();
+    await page.getByTestId('selected-file').getByText(/^0\.\d\d MB$/).waitFor();
+
+    const sawUploadProgress = page.getByText('Processing your music...').waitFor({ timeout: 30_000 });
+    const sawSeparation = page.getByTestId('separation-fast').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Split into Stems' }).click();
+    await sawUploadProgress;
+    await toast(page, 'Audio uploaded successfully', /^Analysis complete: \d+(\.\d+)? BPM, [A-G]#? (major|minor)$/);
+    await sawSeparation;
+    await waitForStems(page);
+    expect(await page.getByTestId('current-file').innerText()).toBe('e2e-song-20s.mp3');
+    expect(await page.getByTestId('timeline-duration').innerText()).toBe('0:20');
+    await page.getByTestId('selected-file').waitFor({ state: 'detached' });
+
+    // Play advances the time; Pause holds it; Stop returns to 0:00.
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="timeline-current"]')?.textContent === '0:02', undefined, { timeout: 10_000 });
+    expect(await page.getByRole('button', { name: 'Play', exact: true }).isDisabled()).toBe(true);
+
+    // Muting vocals silences its meter while the other stems' meters keep moving.
+    const save = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/stems\/.+-vocals$/.test(r.url()));
+    await page.getByRole('button', { name: 'Mute vocals' }).click();
+    expect((await save).status()).toBe(200);
+    await page.waitForTimeout(400);
+    const levels = await Promise.all(['vocals', 'drums', 'bass', 'other'].map((t) => meterLevel(page, t)));
+    expect(levels[0]).toBeLessThan(0.001);
+    expect(Math.max(...levels.slice(1))).toBeGreaterThan(0.01);
+
+    await page.getByRole('button', { name: 'Pause' }).click();
+    const held = await shownSeconds(page);
+    expect(held).toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(1200);
+    expect(await shownSeconds(page)).toBe(held);
+    expect(await page.getByTestId('playback-state').innerText()).toContain('Paused');
+    await page.getByRole('button', { name: 'Stop' }).click();
+    expect(await page.getByTestId('timeline-current').innerText()).toBe('0:00');
+    expect(await page.getByTestId('time-readout').innerText()).toBe('0:00 / 0:20');
+
+    // The mix is the server's: a reload restores the mute.
+    await page.reload();
+    await waitForStems(page);
+    expect(await page.getByRole('button', { name: 'Mute vocals' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Mute drums' }).getAttribute('aria-pressed')).toBe('false');
+    expect(uploads).toHaveLength(1);
+  });
+
+  it('uploads a synthetic drop of several files, using the first audio file', async () => {
+    const song = readFileSync(makeClip('e2e-drop-20s.ogg', 20, { codecArgs: ['-c:a', 'libvorbis'] })).toString('base64');
+    const dataTransfer = await page.evaluateHandle((base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['not audio'], 'notes.txt', { type: 'text/plain' }));
+      transfer.items.add(new File([bytes], 'dropped-song.ogg', { type: 'audio/ogg' }));
+      return transfer;
+    }, song);
+    await page.getByTestId('drop-zone').dispatchEvent('dragenter', { dataTransfer });
+    await page.waitForFunction(() => document.querySelector('[data-testid="drop-zone"]')?.getAttribute('data-state')?.startsWith('drag'));
+    await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer });
+    await page.getByTestId('selected-file').getByText('dropped-song.ogg').waitFor();
+    await page.getByRole('button', { name: 'Split into Stems' }).click();
+    await waitForStems(page);
+    expect(await page.getByTestId('current-file').innerText()).toBe('dropped-song.ogg');
+    expect(uploads).toHaveLength(1);
+  });
+
+  it('refuses a wrong type and a file over 500 MB with their toasts, sending nothing', async () => {
+    const notes = fixturePath('e2e-notes.txt');
+    writeFileSync(notes, 'just text');
+    let chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose File' }).click();
+    await (await chooser).setFiles(notes);
+    await toast(page, 'Invalid file type', 'e2e-notes.txt is not a valid audio or video file');
+
+    const big = fixturePath('e2e-too-big.wav');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, MAX_UPLOAD_BYTES + 1); // sparse: no disk used
+    closeSync(fd);
+    chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose File' }).click();
+    await (await chooser).setFiles(big);
+    await toast(page, 'File too large', `File is larger than ${MAX_UPLOAD_BYTES} bytes`);
+
+    expect(await page.getByTestId('selected-file').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Split into Stems' }).isDisabled()).toBe(true);
+    expect(uploads).toHaveLength(0);
+  });
+});
