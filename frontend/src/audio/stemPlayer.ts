@@ -38,6 +38,8 @@ export interface StemPlayerDeps {
   fetch?: typeof fetch;
   /** Milliseconds for event timestamps. */
   now?: () => number;
+  /** Called once per load, on the first tick at which a stem is heard (the first-audible benchmark's mark). */
+  onAudible?: () => void;
 }
 
 /** Seed 000 §9: analyser FFT size 1024, smoothing 0.8; meters refresh every 100 ms. */
@@ -47,6 +49,8 @@ const TICK_MS = 25;
 const LEVEL_EVERY_TICKS = 4;
 /** Sources start this far ahead so every stem is scheduled before the shared start time arrives. */
 const START_AHEAD_S = 0.03;
+/** About −60 dBFS: the level at which a stem counts as heard. */
+const AUDIBLE_RMS = 0.001;
 
 /**
  * Plays a project's stems on the studio's one AudioContext: one AudioBufferSourceNode per stem, all
@@ -69,6 +73,7 @@ export class StemPlayer {
   private readonly beats = new BeatTracker();
   private readonly positionListeners = new Set<(position: number, status: PlaybackStatus) => void>();
   private loadGeneration = 0;
+  private heard = false;
   duration = 0;
   bpm = 120;
 
@@ -119,6 +124,7 @@ export class StemPlayer {
       throw new PlayerError('load-failed', (error as Error).message);
     }
     if (generation !== this.loadGeneration) return;
+    this.heard = false;
     const wasPlaying = this.isPlaying;
     const position = this.position;
     this.stopSources();
@@ -317,6 +323,10 @@ export class StemPlayer {
     }
     const beat = this.beats.check(position, this.bpm);
     if (beat !== null) this.events.emit(beatEvent(beat, this.bpm, position, this.now()));
+    if (!this.heard && Object.values(this.levels()).some((rms) => rms > AUDIBLE_RMS)) {
+      this.heard = true;
+      this.deps.onAudible?.();
+    }
     if (++this.ticks % LEVEL_EVERY_TICKS === 0) {
       const levels = this.levels();
       for (const channel of this.channels) {

@@ -1,5 +1,6 @@
 import { ensureAudioContext } from './audioEngine';
+import { MARKS } from '../lib/marks';
 import { StemPlayer } from './stemPlayer';
 
 /** The studio's one stem player, on the shared AudioContext (created on the first Play, a user gesture). */
-export const studioPlayer = new StemPlayer({ context: ensureAudioContext });
+export const studioPlayer = new StemPlayer({ context: ensureAudioContext, onAudible: () => performance.mark(MARKS.firstAudible) });

@@ -20,6 +20,9 @@ function useStemLevels(): Record<string, number> {
   return levels;
 }
 
+/** RMS on a −60…0 dBFS scale. */
+const meterPercent = (rms: number): number => (rms > 0 ? Math.min(100, Math.max(0, ((20 * Math.log10(rms) + 60) / 60) * 100)) : 0);
+
 const QUALITY_COLORS = { excellent: 'green', good: 'blue', poor: 'orange' } as const;
 
 function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
@@ -73,7 +76,7 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
           onChange={(event) => project.changeStem(stem.id, { volume: Number(event.target.value) })}
         />
         <Box h="2" bg="bg.muted" rounded="full" overflow="hidden" data-testid={`meter-${stem.type}`} data-level={level.toFixed(4)}>
-          <Box h="full" bg={level > 0.5 ? 'red.500' : 'green.500'} style={{ width: `${Math.min(100, level * 250)}%`, transition: 'width 90ms linear' }} />
+          <Box h="full" bg={level > 0.7 ? 'red.500' : level > 0.25 ? 'yellow.500' : 'green.500'} style={{ width: `${meterPercent(level)}%`, transition: 'width 90ms linear' }} />
         </Box>
       </Card.Body>
     </Card.Root>

@@ -1,6 +1,7 @@
 import type { EngineName, MediaEvent, Project, SeparationJob } from '../../api/mediaTypes';
 import type { AppDispatch, RootState } from '../../app/store';
 import { PlayerError, type StemPlayer } from '../../audio/stemPlayer';
+import { MARKS } from '../../lib/marks';
 import { toaster } from '../../ui/toaster';
 import type { LiveChannel } from '../live/useLiveConnection';
 import { fileLoaded, playerSynced } from '../transport/transportSlice';
@@ -35,8 +36,6 @@ function rememberOpenProject(id: string | null): void {
   }
 }
 
-/** Browser performance marks the first-audible-stem benchmark reads. */
-export const MARKS = { uploadSent: 'stemdeck:upload-sent', stemsPlayable: 'stemdeck:stems-playable' } as const;
 
 /**
  * The loaded project, glued together: REST for the project and its stems, the live connection for

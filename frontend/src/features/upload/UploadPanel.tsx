@@ -3,9 +3,10 @@ import { FileAudio, Upload, X } from 'lucide-react';
 import { useReducer, useRef } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { useAppSelector } from '../../app/hooks';
+import { ensureAudioContext } from '../../audio/audioEngine';
 import { formatTime, progressPercent } from '../../lib/format';
+import { MARKS } from '../../lib/marks';
 import { toaster } from '../../ui/toaster';
-import { MARKS } from '../separator/studioProject';
 import { useStudioProject } from '../separator/StudioProjectContext';
 import { dropZoneState, pickUpload } from './pickUpload';
 import { sendUpload } from './sendUpload';
@@ -56,6 +57,12 @@ export function UploadPanel() {
     const selected = chosen.current;
     if (!selected || state.phase !== 'selected') return;
     send({ type: 'start' });
+    // This click is a user gesture: the audio context starts now, warm and running when the stems land.
+    try {
+      ensureAudioContext();
+    } catch {
+      // Play reports "Audio Context Error" if it still cannot be created
+    }
     try {
       const answer = await sendUpload(selected, {
         onProgress: (loaded, total) => send({ type: 'progress', loaded, total }),

@@ -15,7 +15,7 @@ import type { SeparationOutcome, SeparationWorkItem } from './separation-queue';
 const PROGRESS_EVENT_MS = 250;
 const PROGRESS_STORE_MS = 1000;
 /** Progressive stems: songs at least twice this long get their first seconds separated and stored first. */
-export const PROGRESSIVE_HEAD_SECONDS = 10;
+export const PROGRESSIVE_HEAD_SECONDS = 5;
 
 /** The first `seconds` of a recording, copied (worker threads receive their own buffers). */
 const headOf = (audio: StereoAudio, seconds: number): StereoAudio => {

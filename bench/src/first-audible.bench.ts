@@ -1,0 +1,104 @@
+/// <reference lib="dom" />
+/**
+ * Browser benchmark (not a test): the median time, over 5 uploads of a 30-second clip in Debian's
+ * Chromium, from "the upload's last byte left the browser" to
+ *   - stems playable: the progressive first seconds of all four stems fetched and decoded, and
+ *   - first audible stem: Play pressed at that moment (in the page, no human reaction time) and a stem's
+ *     analyser above −60 dBFS,
+ * read from the app's own performance marks (frontend/src/lib/marks.ts). Goal: ≤ 1 s.
+ * Starts the real stack on the test ports. Run: npm run bench:first-audible
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { loadEvalSet } from './eval-set/load';
+import { MIXTURE_FILE } from './eval-set/meta';
+import { signInAt } from './support/sign-in';
+
+const ROOT = join(__dirname, '..', '..');
+const RUNS = 5;
+
+function renderClip(dataDir: string): string {
+  const path = join(dataDir, '..', 'bench', 'clip-30s.mp3');
+  mkdirSync(join(path, '..'), { recursive: true });
+  let source = ['-f', 'lavfi', '-i', 'sine=frequency=220:duration=30', '-ac', '2'];
+  try {
+    source = ['-i', join(loadEvalSet()[0]!.dir, MIXTURE_FILE), '-t', '30'];
+  } catch {
+    console.log('no evaluation set (npm run bench:eval-set): using a 30 s sine');
+  }
+  execFileSync('ffmpeg', ['-v', 'error', '-y', ...source, '-b:a', '192k', path]);
+  return path;
+}
+
+async function main(): Promise<void> {
+  const stackModule = (await import(join(ROOT, 'scripts', 'stack.mjs'))) as {
+    stackProfile(profile: string): { publicUrl: string; dataDir: string };
+    startInfra(stack: unknown, options: { fresh: boolean }): Promise<void>;
+    startApps(stack: unknown): Promise<void>;
+    stopAll(): Promise<void>;
+  };
+  const stack = stackModule.stackProfile('test');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
+  });
+  try {
+    await stackModule.startInfra(stack, { fresh: true });
+    await stackModule.startApps(stack);
+    const clip = renderClip(stack.dataDir);
+    const agent = await signInAt(stack.publicUrl, 'demo', 'demo');
+    const context = await browser.newContext();
+    const url = new URL(stack.publicUrl);
+    await context.addCookies(
+      agent.cookie.split('; ').map((pair) => {
+        const [name, ...value] = pair.split('=');
+        return { name: name!, value: value.join('='), domain: url.hostname, path: '/' };
+      }),
+    );
+    const page = await context.newPage();
+    await page.goto(`${stack.publicUrl}/app`);
+    await page.getByTestId('upload-panel').waitFor();
+    const runs: Array<{ playableMs: number; audibleMs: number }> = [];
+    for (let run = 0; run < RUNS; run++) {
+      await page.evaluate(() => performance.clearMarks());
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Choose File' }).click();
+      await (await chooser).setFiles(clip);
+      await page.getByRole('button', { name: 'Split into Stems' }).click();
+      const marks = await page.evaluate(async () => {
+        const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime;
+        const until = async (name: string) => {
+          while (mark(name) === undefined) await new Promise((r) => setTimeout(r, 2));
+          return mark(name)!;
+        };
+        const sent = await until('stemdeck:upload-sent');
+        const playable = await until('stemdeck:stems-playable');
+        (document.querySelector('button[aria-label="Play"]') as HTMLButtonElement).click();
+        const audible = await until('stemdeck:first-audible');
+        (document.querySelector('button[aria-label="Stop"]') as HTMLButtonElement).click();
+        return { sent, playable, audible };
+      });
+      runs.push({ playableMs: Math.round(marks.playable - marks.sent), audibleMs: Math.round(marks.audible - marks.sent) });
+      await page.waitForTimeout(2500); // let the whole stems land before the next upload
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    console.log('runs:', JSON.stringify(runs));
+    console.log(
+      JSON.stringify(
+        { clipSeconds: 30, runs: RUNS, medianStemsPlayableMs: median(runs.map((r) => r.playableMs)), medianFirstAudibleMs: median(runs.map((r) => r.audibleMs)) },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await browser.close();
+    await stackModule.stopAll();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error);
+  process.exit(1);
+});
