@@ -27,6 +27,7 @@ async function toast(page: Page, title: string, description: string | RegExp): P
 /** Waits until the four stem cards are there and their audio is decoded (Play then moves the clock). */
 async function waitForStems(page: Page): Promise<void> {
   for (const type of ['vocals', 'drums', 'bass', 'other']) await page.getByTestId(`stem-${type}`).waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid="stem-mixer"][data-decoded="true"]').waitFor({ timeout: 60_000 });
 }
 
 describe('Upload & Split in Chromium', () => {
@@ -98,6 +99,17 @@ describe('Upload & Split in Chromium', () => {
     await waitForStems(page);
     expect(await page.getByRole('button', { name: 'Mute vocals' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('button', { name: 'Mute drums' }).getAttribute('aria-pressed')).toBe('false');
+    expect(await page.getByTestId('quality-vocals').innerText()).toBe('good');
+
+    // Reprocess with the hybrid engine (the generated ONNX model): progress, then its stems replace the fast ones.
+    await page.getByTestId('engine-unavailable-quality').waitFor();
+    expect(await page.locator('select[aria-label="Separation engine"] option[value="quality"]').isDisabled()).toBe(true);
+    await page.getByLabel('Separation engine').selectOption('hybrid');
+    const sawHybrid = page.getByTestId('separation-hybrid').waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Reprocess' }).click();
+    await sawHybrid;
+    await page.getByText('Stem mixer · hybrid engine').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('quality-vocals').innerText()).toBe('excellent');
     expect(uploads).toHaveLength(1);
   });
 

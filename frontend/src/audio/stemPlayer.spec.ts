@@ -122,6 +122,16 @@ describe('StemPlayer', () => {
     expect(gains()).toEqual([0, 0, 1, 0]);
   });
 
+  it('Play pressed while the stems are still loading waits for them, then plays', async () => {
+    const { context, player } = setUp();
+    const loading = player.load(stems);
+    const playing = player.play();
+    await Promise.all([loading, playing]);
+    expect(player.playing).toBe(true);
+    expect(context.starts).toHaveLength(4);
+    player.stop();
+  });
+
   it('reports load failures as "load-failed"', async () => {
     const context = new FakeContext();
     const player = new StemPlayer({ context: () => context as unknown as AudioContext, fetch: (async () => ({ ok: false, status: 404, statusText: 'Not Found' })) as never });

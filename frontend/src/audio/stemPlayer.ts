@@ -74,6 +74,7 @@ export class StemPlayer {
   private readonly positionListeners = new Set<(position: number, status: PlaybackStatus) => void>();
   private loadGeneration = 0;
   private heard = false;
+  private pendingLoad: Promise<void> | null = null;
   duration = 0;
   bpm = 120;
 
@@ -107,7 +108,15 @@ export class StemPlayer {
    * Fetches and decodes every stem, then swaps them in (while playing, at the current position). A later
    * load supersedes an earlier one still in flight (e.g. the whole stems arriving after the first seconds).
    */
-  async load(stems: PlayerStem[]): Promise<void> {
+  load(stems: PlayerStem[]): Promise<void> {
+    const loading = this.decodeAndSwap(stems);
+    this.pendingLoad = loading;
+    const settle = () => void (this.pendingLoad === loading && (this.pendingLoad = null));
+    loading.then(settle, settle);
+    return loading;
+  }
+
+  private async decodeAndSwap(stems: PlayerStem[]): Promise<void> {
     const generation = ++this.loadGeneration;
     const context = this.context();
     const doFetch = this.deps.fetch ?? fetch.bind(globalThis);
@@ -147,6 +156,7 @@ export class StemPlayer {
   /** Drops the stems (a new project is being loaded). */
   unload(): void {
     this.loadGeneration++;
+    this.pendingLoad = null;
     if (this.isPlaying) this.transport('stop');
     this.stopSources();
     this.disconnect();
@@ -165,7 +175,10 @@ export class StemPlayer {
     this.applyMix();
   }
 
+  /** Plays from the current position; stems still being fetched are waited for (Play pressed as they land). */
   async play(): Promise<void> {
+    if (this.isPlaying) return;
+    if (!this.loaded && this.pendingLoad) await this.pendingLoad.catch(() => undefined);
     if (this.isPlaying) return;
     if (!this.loaded) throw new PlayerError('no-audio', 'Please load an audio file first');
     const context = this.context();

@@ -10,36 +10,27 @@ const BINS = 600;
 /** Timeline under the upload panel: the mix's waveform, current time and duration; click or drag to seek. */
 export function PlaybackTimeline() {
   const { position, status, file } = useAppSelector((s) => s.transport);
-  const stems = useAppSelector((s) => s.project.stems);
+  const decodedVersion = useAppSelector((s) => s.project.decodedVersion);
   const partialSeconds = useAppSelector((s) => s.project.partialSeconds);
   const canvas = useRef<HTMLCanvasElement>(null);
   const dragging = useRef(false);
   const duration = file?.duration ?? 0;
 
+  // Redrawn whenever the player has decoded stems (first seconds, then the whole song).
   useEffect(() => {
     const element = canvas.current;
     const context = element?.getContext('2d');
     if (!element || !context) return;
-    // Redraw once the player has the (new) buffers: they load after the stems list changes.
-    const draw = () => {
-      const peaks = studioPlayer.waveform(BINS);
-      const { width, height } = element;
-      context.clearRect(0, 0, width, height);
-      context.fillStyle = '#a78bfa';
-      const barWidth = width / BINS;
-      for (let i = 0; i < BINS; i++) {
-        const h = Math.max(1, peaks[i]! * height);
-        context.fillRect(i * barWidth, (height - h) / 2, Math.max(1, barWidth - 0.5), h);
-      }
-    };
-    draw();
-    const timer = setInterval(draw, 500);
-    const stop = setTimeout(() => clearInterval(timer), 5000);
-    return () => {
-      clearInterval(timer);
-      clearTimeout(stop);
-    };
-  }, [stems, partialSeconds]);
+    const peaks = studioPlayer.waveform(BINS);
+    const { width, height } = element;
+    context.clearRect(0, 0, width, height);
+    context.fillStyle = '#a78bfa';
+    const barWidth = width / BINS;
+    for (let i = 0; i < BINS; i++) {
+      const h = Math.max(1, peaks[i]! * height);
+      context.fillRect(i * barWidth, (height - h) / 2, Math.max(1, barWidth - 0.5), h);
+    }
+  }, [decodedVersion]);
 
   const seekTo = (event: PointerEvent<HTMLDivElement>) => {
     const box = event.currentTarget.getBoundingClientRect();

@@ -85,7 +85,7 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
 
 /** Seed 000 §2 "Stem mixer", real: mute, solo, dB volume, analyser meters, engine choice, Reprocess, Reset. */
 export function StemMixer() {
-  const { stems, project: current, jobs } = useAppSelector((s) => s.project);
+  const { stems, project: current, jobs, decodedVersion } = useAppSelector((s) => s.project);
   const project = useStudioProject();
   const levels = useStemLevels();
   const { data: engines = [] } = useListEnginesQuery();
@@ -94,7 +94,7 @@ export function StemMixer() {
   const running = Object.values(jobs).some((job) => job?.status === 'running');
 
   return (
-    <Stack gap="3" data-testid="stem-mixer">
+    <Stack gap="3" data-testid="stem-mixer" data-decoded={decodedVersion > 0}>
       <HStack justify="space-between" wrap="wrap" gap="3">
         <Text fontWeight="semibold">Stem mixer{current?.activeEngine ? ` · ${current.activeEngine} engine` : ''}</Text>
         <HStack gap="2">

@@ -16,9 +16,11 @@ export interface ProjectState {
   partialSeconds: number | null;
   /** Separations in flight or failed, per engine (progress 0–1 from the server over /ws). */
   jobs: Partial<Record<EngineName, EngineJob>>;
+  /** Bumped each time the player has decoded a set of stems (the waveform redraws from them). */
+  decodedVersion: number;
 }
 
-const initialState: ProjectState = { project: null, stems: [], partialSeconds: null, jobs: {} };
+const initialState: ProjectState = { project: null, stems: [], partialSeconds: null, jobs: {}, decodedVersion: 0 };
 
 export type StemChanges = Partial<Pick<MixerStem, 'volume' | 'muted' | 'soloed'>>;
 
@@ -31,6 +33,7 @@ export const projectSlice = createSlice({
       state.stems = [];
       state.partialSeconds = null;
       state.jobs = {};
+      state.decodedVersion = 0;
     },
     stemsLoaded: (state, action: PayloadAction<{ stems: MixerStem[]; partialSeconds: number | null }>) => {
       // Progressive → whole keeps the mix the user set meanwhile (same stem ids).
@@ -43,6 +46,9 @@ export const projectSlice = createSlice({
       if (state.project && action.payload.partialSeconds === null && action.payload.stems[0]?.engine) {
         state.project.activeEngine = action.payload.stems[0].engine;
       }
+    },
+    stemsDecoded: (state) => {
+      state.decodedVersion++;
     },
     stemChanged: (state, action: PayloadAction<{ id: string; changes: StemChanges }>) => {
       const stem = state.stems.find((s) => s.id === action.payload.id);
@@ -60,7 +66,7 @@ export const projectSlice = createSlice({
   },
 });
 
-export const { projectOpened, stemsLoaded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
+export const { projectOpened, stemsLoaded, stemsDecoded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
 
 /** Reset (seed 000 §2 "Reset", made real): 0 dB, unmuted, unsoloed. */
 export const RESET_MIX: Required<StemChanges> = { volume: 0, muted: false, soloed: false };

@@ -5,7 +5,7 @@ import { MARKS } from '../../lib/marks';
 import { toaster } from '../../ui/toaster';
 import type { LiveChannel } from '../live/useLiveConnection';
 import { fileLoaded, playerSynced } from '../transport/transportSlice';
-import { jobFailed, jobFinished, jobProgressed, projectOpened, RESET_MIX, stemChanged, stemsLoaded, type StemChanges } from './projectSlice';
+import { jobFailed, jobFinished, jobProgressed, projectOpened, RESET_MIX, stemChanged, stemsDecoded, stemsLoaded, type StemChanges } from './projectSlice';
 import { projectsApi } from './projectsApi';
 import { normalizeStems, type MixerStem } from './stems';
 
@@ -177,6 +177,7 @@ export class StudioProjectController {
       await this.player.load(this.getState().project.stems);
       if (this.getState().project.project?.id !== projectId) return;
       performance.mark(MARKS.stemsPlayable);
+      this.dispatch(stemsDecoded());
     } catch (error) {
       if (error instanceof PlayerError) {
         toaster.create({ title: 'Failed to load audio', description: 'The selected file could not be processed', type: 'error' });
