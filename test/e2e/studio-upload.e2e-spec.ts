@@ -93,6 +93,10 @@ describe('Upload & Split in Chromium', () => {
     await page.getByRole('button', { name: 'Stop' }).click();
     expect(await page.getByTestId('timeline-current').innerText()).toBe('0:00');
     expect(await page.getByTestId('time-readout').innerText()).toBe('0:00 / 0:20');
+    // Clicking the timeline seeks: three quarters of 20 s.
+    const bar = (await page.getByTestId('seek-bar').boundingBox())!;
+    await page.mouse.click(bar.x + bar.width * 0.75, bar.y + bar.height / 2);
+    await page.waitForFunction(() => document.querySelector('[data-testid="timeline-current"]')?.textContent === '0:15');
 
     // The mix is the server's: a reload restores the mute.
     await page.reload();
@@ -100,6 +104,11 @@ describe('Upload & Split in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Mute vocals' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('button', { name: 'Mute drums' }).getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByTestId('quality-vocals').innerText()).toBe('good');
+    // Reset: 0 dB, unmuted, unsoloed (and saved).
+    const resetSave = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/stems\/.+-vocals$/.test(r.url()));
+    await page.getByRole('button', { name: 'Reset' }).click();
+    expect(await page.getByRole('button', { name: 'Mute vocals' }).getAttribute('aria-pressed')).toBe('false');
+    expect(JSON.parse((await resetSave).request().postData()!)).toEqual({ volume: 0, muted: false, soloed: false });
 
     // Reprocess with the hybrid engine (the generated ONNX model): progress, then its stems replace the fast ones.
     await page.getByTestId('engine-unavailable-quality').waitFor();
@@ -152,5 +161,16 @@ describe('Upload & Split in Chromium', () => {
     expect(await page.getByTestId('selected-file').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Split into Stems' }).isDisabled()).toBe(true);
     expect(uploads).toHaveLength(0);
+
+    // A file that claims to be audio but is not: the server refuses it and the toast carries its message.
+    const fake = fixturePath('e2e-fake.mp3');
+    writeFileSync(fake, 'this is not an mp3 at all, just words');
+    chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose File' }).click();
+    await (await chooser).setFiles(fake);
+    await page.getByRole('button', { name: 'Split into Stems' }).click();
+    await toast(page, 'Upload failed', 'Please upload an audio or video file');
+    expect(uploads).toHaveLength(1);
+    expect(await page.getByRole('button', { name: 'Choose File' }).isDisabled()).toBe(false);
   });
 });
