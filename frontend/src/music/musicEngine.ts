@@ -1,0 +1,110 @@
+import * as Tone from 'tone';
+import { scheduleTestTones } from './audioTest';
+import { DemoPlayer, type DemoSong } from './demoSongs';
+import { DrumKit } from './drumKit';
+import { StepSequencer } from './sequencer';
+import { PolySynthVoice } from './synth';
+import { startTone } from './toneContext';
+
+/** Seed 001 §9: compressor threshold −24 dB, master gain 0.8, analyser size 2048. */
+const COMPRESSOR_THRESHOLD_DB = -24;
+const MASTER_GAIN = 0.8;
+const ANALYSER_SIZE = 2048;
+
+export type TransportOwner = 'sequencer' | 'demo' | null;
+
+/**
+ * The music page's (and Create Music section's) instruments on one master chain:
+ * instruments → master volume (0–100 → /100) → compressor → master gain → destination, with an analyser
+ * on the output. Created on the first user gesture. Only one thing drives the Transport at a time.
+ */
+export class MusicEngine {
+  readonly kit: DrumKit;
+  readonly synth: PolySynthVoice;
+  readonly sequencer: StepSequencer;
+  readonly analyser: Tone.Analyser;
+  private readonly volume: Tone.Gain;
+  private readonly meter: Tone.Meter;
+  private demo: DemoPlayer | null = null;
+  private stepListeners = new Set<(step: number) => void>();
+  owner: TransportOwner = null;
+
+  constructor() {
+    this.volume = new Tone.Gain(1);
+    const compressor = new Tone.Compressor({ threshold: COMPRESSOR_THRESHOLD_DB, ratio: 4 });
+    const master = new Tone.Gain(MASTER_GAIN);
+    this.analyser = new Tone.Analyser('waveform', ANALYSER_SIZE);
+    this.meter = new Tone.Meter({ normalRange: true, smoothing: 0 });
+    this.volume.chain(compressor, master, Tone.getDestination());
+    master.connect(this.analyser);
+    this.kit = new DrumKit();
+    this.kit.output.connect(this.volume);
+    this.synth = new PolySynthVoice();
+    this.synth.output.connect(this.volume);
+    this.sequencer = new StepSequencer(this.kit, (step) => this.stepListeners.forEach((listener) => listener(step)));
+  }
+
+  /** Master volume 0–100 (seed 001 §2), applied as volume / 100. */
+  setVolume(volume: number): void {
+    this.volume.gain.rampTo(Math.min(100, Math.max(0, volume)) / 100, 0.02);
+  }
+
+  onStep(listener: (step: number) => void): () => void {
+    this.stepListeners.add(listener);
+    return () => this.stepListeners.delete(listener);
+  }
+
+  playPattern(): void {
+    this.stopAll();
+    this.sequencer.start();
+    this.owner = 'sequencer';
+  }
+
+  playDemo(song: DemoSong): void {
+    this.stopAll();
+    this.demo = new DemoPlayer(song, this.volume);
+    this.demo.start();
+    this.owner = 'demo';
+  }
+
+  stopAll(): void {
+    this.sequencer.stop();
+    this.demo?.stop();
+    this.demo = null;
+    this.owner = null;
+  }
+
+  get demoPlaying(): DemoSong | null {
+    return this.demo?.song ?? null;
+  }
+
+  /**
+   * Plays the four test tones and listens to them on the way out: working when the context runs and the
+   * tones were measured at the output, failed otherwise (a suspended context, a muted or broken graph).
+   */
+  async testAudio(): Promise<boolean> {
+    const probe = new Tone.Gain(1);
+    probe.connect(this.volume);
+    probe.connect(this.meter);
+    const end = scheduleTestTones(probe, Tone.now() + 0.05);
+    let heard = 0;
+    while (Tone.now() < end) {
+      heard = Math.max(heard, Number(this.meter.getValue()));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    probe.dispose();
+    return Tone.getContext().state === 'running' && heard > 0.01;
+  }
+}
+
+let engine: MusicEngine | null = null;
+
+/** The engine, created (and the audio context resumed) on first use, which must be a user gesture. */
+export async function musicEngine(): Promise<MusicEngine> {
+  await startTone();
+  engine ??= new MusicEngine();
+  return engine;
+}
+
+/** The engine if something already started it (keyboard handlers must not start audio on their own). */
+export const existingMusicEngine = (): MusicEngine | null => engine;
