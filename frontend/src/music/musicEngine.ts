@@ -27,7 +27,8 @@ export class MusicEngine {
   private readonly meter: Tone.Meter;
   private demo: DemoPlayer | null = null;
   private stepListeners = new Set<(step: number) => void>();
-  owner: TransportOwner = null;
+  private ownerListeners = new Set<(owner: TransportOwner) => void>();
+  private currentOwner: TransportOwner = null;
 
   constructor() {
     this.volume = new Tone.Gain(1);
@@ -54,24 +55,39 @@ export class MusicEngine {
     return () => this.stepListeners.delete(listener);
   }
 
+  /** What drives the Transport now: the sequencer, a demo song, or nothing. */
+  get owner(): TransportOwner {
+    return this.currentOwner;
+  }
+
+  onOwner(listener: (owner: TransportOwner) => void): () => void {
+    this.ownerListeners.add(listener);
+    return () => this.ownerListeners.delete(listener);
+  }
+
   playPattern(): void {
     this.stopAll();
     this.sequencer.start();
-    this.owner = 'sequencer';
+    this.setOwner('sequencer');
   }
 
   playDemo(song: DemoSong): void {
     this.stopAll();
     this.demo = new DemoPlayer(song, this.volume);
     this.demo.start();
-    this.owner = 'demo';
+    this.setOwner('demo');
   }
 
   stopAll(): void {
     this.sequencer.stop();
     this.demo?.stop();
     this.demo = null;
-    this.owner = null;
+    this.setOwner(null);
+  }
+
+  private setOwner(owner: TransportOwner): void {
+    this.currentOwner = owner;
+    for (const listener of this.ownerListeners) listener(owner);
   }
 
   get demoPlaying(): DemoSong | null {
@@ -98,13 +114,21 @@ export class MusicEngine {
 }
 
 let engine: MusicEngine | null = null;
+const listeners = new Set<(engine: MusicEngine) => void>();
 
 /** The engine, created (and the audio context resumed) on first use, which must be a user gesture. */
 export async function musicEngine(): Promise<MusicEngine> {
   await startTone();
-  engine ??= new MusicEngine();
+  if (!engine) {
+    engine = new MusicEngine();
+    for (const listener of listeners) listener(engine);
+  }
   return engine;
 }
 
-/** The engine if something already started it (keyboard handlers must not start audio on their own). */
-export const existingMusicEngine = (): MusicEngine | null => engine;
+/** Called with the engine now if it exists, else when a gesture creates it (panels never start audio on mount). */
+export function onMusicEngine(listener: (engine: MusicEngine) => void): () => void {
+  listeners.add(listener);
+  if (engine) listener(engine);
+  return () => listeners.delete(listener);
+}

@@ -1,0 +1,190 @@
+import { Box, Card, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useRef, useState } from 'react';
+import { listenToInputs, midiAccess, type MidiInputDevice } from '../../music/midiInput';
+import { musicEngine, onMusicEngine } from '../../music/musicEngine';
+import { BASE_MIDI_NOTE, KEY_TO_SEMITONE, SYNTH_DEFAULTS, SYNTH_LIMITS, WAVEFORMS, type SynthSettings, type Waveform } from '../../music/synth';
+import { useKeys } from './useKeys';
+
+const NOTE_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
+/** Two octaves on screen, C4–B5. */
+const KEYBOARD = Array.from({ length: 24 }, (_, i) => BASE_MIDI_NOTE + i);
+const SEMITONE_TO_KEY = Object.fromEntries(Object.entries(KEY_TO_SEMITONE).map(([key, semitone]) => [semitone, key]));
+const noteName = (midi: number) => `${NOTE_NAMES[midi % 12]}${Math.floor(midi / 12) - 1}`;
+const isBlack = (midi: number) => NOTE_NAMES[midi % 12]!.includes('#');
+
+const CONTROLS: Array<{ key: keyof typeof SYNTH_LIMITS; label: string; unit?: string }> = [
+  { key: 'cutoff', label: 'Filter cutoff', unit: 'Hz' },
+  { key: 'attack', label: 'Attack', unit: 's' },
+  { key: 'decay', label: 'Decay', unit: 's' },
+  { key: 'sustain', label: 'Sustain' },
+  { key: 'release', label: 'Release', unit: 's' },
+  { key: 'volume', label: 'Volume' },
+];
+
+/** Seed 001 §2 synthesizer: on-screen and computer keys, Web MIDI input, waveform, filter, ADSR, volume. */
+export function SynthPanel() {
+  const [settings, setSettings] = useState<SynthSettings>(SYNTH_DEFAULTS);
+  const [held, setHeld] = useState<Set<number>>(new Set());
+  const [devices, setDevices] = useState<MidiInputDevice[] | null>(null);
+  const [midiMessage, setMidiMessage] = useState<string | null>(null);
+  const heldRef = useRef(held);
+  heldRef.current = held;
+
+  const noteOn = (midi: number, velocity = 1) => {
+    setHeld((current) => new Set(current).add(midi));
+    void musicEngine().then((engine) => engine.synth.noteOn(midi, velocity));
+  };
+  const noteOff = (midi: number) => {
+    if (!heldRef.current.has(midi)) return;
+    setHeld((current) => {
+      const next = new Set(current);
+      next.delete(midi);
+      return next;
+    });
+    void musicEngine().then((engine) => engine.synth.noteOff(midi));
+  };
+
+  useKeys(
+    (key) => {
+      const semitone = KEY_TO_SEMITONE[key];
+      if (semitone === undefined) return false;
+      noteOn(BASE_MIDI_NOTE + semitone);
+      return true;
+    },
+    (key) => {
+      const semitone = KEY_TO_SEMITONE[key];
+      if (semitone !== undefined) noteOff(BASE_MIDI_NOTE + semitone);
+    },
+  );
+
+  // The synth keeps these settings whenever the engine exists (or comes to).
+  useEffect(() => onMusicEngine((engine) => engine.synth.apply(settings)), [settings]);
+
+  // Web MIDI input devices: notes from every device play the synth.
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let cancelled = false;
+    void midiAccess().then((result) => {
+      if (cancelled) return;
+      if (!result.ok) return setMidiMessage(result.message);
+      stop = listenToInputs(
+        result.access,
+        ({ type, note, velocity }) => (type === 'on' ? noteOn(note, velocity) : noteOff(note)),
+        setDevices,
+      );
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- attach once; handlers read refs
+  }, []);
+
+  const change = <K extends keyof SynthSettings>(key: K, value: SynthSettings[K]) => setSettings((current) => ({ ...current, [key]: value }));
+
+  return (
+    <Card.Root data-testid="synth">
+      <Card.Body gap="4">
+        <HStack justify="space-between" wrap="wrap">
+          <Heading size="md">Synthesizer</Heading>
+          <HStack>
+            <Text fontSize="sm">Waveform</Text>
+            <select
+              aria-label="Waveform"
+              value={settings.waveform}
+              onChange={(event) => change('waveform', event.target.value as Waveform)}
+              style={{ padding: '4px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' }}
+            >
+              {WAVEFORMS.map((waveform) => (
+                <option key={waveform} value={waveform}>
+                  {waveform}
+                </option>
+              ))}
+            </select>
+          </HStack>
+        </HStack>
+
+        <Flex position="relative" h="32" userSelect="none" data-testid="keyboard" onPointerLeave={() => held.forEach(noteOff)}>
+          {KEYBOARD.filter((midi) => !isBlack(midi)).map((midi) => (
+            <Box
+              key={midi}
+              as="button"
+              aria-label={noteName(midi)}
+              flex="1"
+              borderWidth="1px"
+              roundedBottom="md"
+              bg={held.has(midi) ? 'purple.300' : 'white'}
+              color="gray.600"
+              fontSize="xs"
+              display="flex"
+              alignItems="flex-end"
+              justifyContent="center"
+              pb="1"
+              onPointerDown={() => noteOn(midi)}
+              onPointerUp={() => noteOff(midi)}
+              onPointerLeave={() => noteOff(midi)}
+            >
+              {SEMITONE_TO_KEY[midi - BASE_MIDI_NOTE]?.toUpperCase() ?? ''}
+            </Box>
+          ))}
+          {KEYBOARD.filter(isBlack).map((midi) => {
+            const whiteBefore = KEYBOARD.filter((m) => !isBlack(m) && m < midi).length;
+            return (
+              <Box
+                key={midi}
+                as="button"
+                aria-label={noteName(midi)}
+                position="absolute"
+                top="0"
+                h="60%"
+                w={`${(100 / 14) * 0.6}%`}
+                style={{ left: `${(100 / 14) * whiteBefore - (100 / 14) * 0.3}%` }}
+                bg={held.has(midi) ? 'purple.500' : 'gray.900'}
+                color="gray.300"
+                fontSize="xs"
+                roundedBottom="sm"
+                zIndex={1}
+                onPointerDown={() => noteOn(midi)}
+                onPointerUp={() => noteOff(midi)}
+                onPointerLeave={() => noteOff(midi)}
+              >
+                {SEMITONE_TO_KEY[midi - BASE_MIDI_NOTE]?.toUpperCase() ?? ''}
+              </Box>
+            );
+          })}
+        </Flex>
+
+        <SimpleGrid columns={{ base: 1, md: 3 }} gap="3">
+          {CONTROLS.map(({ key, label, unit }) => {
+            const limits = SYNTH_LIMITS[key];
+            return (
+              <Stack key={key} gap="1">
+                <HStack justify="space-between" fontSize="sm">
+                  <Text>{label}</Text>
+                  <Text fontFamily="mono">
+                    {settings[key]}
+                    {unit ? ` ${unit}` : ''}
+                  </Text>
+                </HStack>
+                <input
+                  type="range"
+                  aria-label={label}
+                  min={limits.min}
+                  max={limits.max}
+                  step={limits.step}
+                  value={settings[key]}
+                  onChange={(event) => change(key, Number(event.target.value))}
+                  style={{ accentColor: 'var(--chakra-colors-purple-500)' }}
+                />
+              </Stack>
+            );
+          })}
+        </SimpleGrid>
+
+        <Text fontSize="xs" color="fg.muted" data-testid="midi-inputs">
+          {midiMessage ?? (devices === null ? 'Looking for MIDI devices…' : devices.length ? `MIDI in: ${devices.map((d) => d.name).join(', ')}` : 'No MIDI input devices connected')}
+        </Text>
+      </Card.Body>
+    </Card.Root>
+  );
+}
