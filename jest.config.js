@@ -28,7 +28,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{proto,libs,services}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}'],
+      testMatch: ['<rootDir>/{proto,libs,services,tools}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}'],
     },
     { ...shared, displayName: 'integration', testTimeout: 30_000, testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
     { ...shared, displayName: 'e2e', testTimeout: 60_000, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
