@@ -165,6 +165,11 @@ export type UpdateStemBody = z.infer<typeof UpdateStemBody>;
 /** `stem_update` on /ws (seed 000 §3): a stem id plus the changed mixer fields, relayed to the owner's other sockets. */
 export const StemUpdateMessage = UpdateStemBody.extend({ type: z.literal('stem_update'), stemId: z.string().min(1).max(200) }).strict();
 export type StemUpdateMessage = z.infer<typeof StemUpdateMessage>;
+/** `pad_trigger` on /ws (seed 000 §3, seed 001 §2): a performance pad hit, relayed to the owner's other sockets. */
+export const PadTriggerMessage = z
+  .object({ type: z.literal('pad_trigger'), pad: z.string().min(1).max(40), velocity: z.number().int().min(0).max(127) })
+  .strict();
+export type PadTriggerMessage = z.infer<typeof PadTriggerMessage>;
 export const UpdateStemRequest = z.object({ ...owned, stemId: z.string(), changes: UpdateStemBody });
 export const StemReply = replyOf(Stem);
 

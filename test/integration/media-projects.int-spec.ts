@@ -73,7 +73,7 @@ describe('projects and stems', () => {
     }
   });
 
-  it('relays stem_update over /ws to the owner\'s other sockets only, refusing bad fields', async () => {
+  it('relays stem_update and pad_trigger over /ws to the owner\'s other sockets only, refusing bad fields', async () => {
     const [sender, otherTab, rivalSocket] = await Promise.all([listen(demo), listen(demo), listen(rival)]);
     sender.send({ type: 'stem_update', stemId: stems[1]!.id, volume: -3 });
     expect(await otherTab.waitFor((e) => e.type === 'stem_update')).toEqual({ type: 'stem_update', stemId: stems[1]!.id, volume: -3 });
@@ -82,9 +82,14 @@ describe('projects and stems', () => {
     expect(error).toMatchObject({ code: 'invalid', for: 'stem_update', message: expect.stringContaining('volume') });
     sender.send({ type: 'ping', id: 'after' });
     await sender.waitFor((e) => e.type === 'pong');
+    sender.send({ type: 'pad_trigger', pad: 'Vocals', velocity: 127 });
+    expect(await otherTab.waitFor((e) => e.type === 'pad_trigger')).toEqual({ type: 'pad_trigger', pad: 'Vocals', velocity: 127 });
+    sender.send({ type: 'pad_trigger', pad: 'Vocals', velocity: 200 });
+    expect(await sender.waitFor((e) => e.type === 'error' && e.for === 'pad_trigger')).toMatchObject({ code: 'invalid', message: expect.stringContaining('velocity') });
     expect(sender.seen.filter((e) => e.type === 'stem_update')).toEqual([]);
     expect(otherTab.seen.filter((e) => e.type === 'stem_update')).toHaveLength(1);
-    expect(rivalSocket.seen.some((e) => e.type === 'stem_update')).toBe(false);
+    expect(otherTab.seen.filter((e) => e.type === 'pad_trigger')).toHaveLength(1);
+    expect(rivalSocket.seen.some((e) => e.type === 'stem_update' || e.type === 'pad_trigger')).toBe(false);
     for (const socket of [sender, otherTab, rivalSocket]) socket.close();
   });
 

@@ -40,6 +40,8 @@ export interface StemPlayerDeps {
   now?: () => number;
   /** Called once per load, on the first tick at which a stem is heard (the first-audible benchmark's mark). */
   onAudible?: () => void;
+  /** Where the player's master goes (the studio's master bus); the context's speakers by default. */
+  output?: (context: AudioContext) => AudioNode;
 }
 
 /** Seed 000 §9: analyser FFT size 1024, smoothing 0.8; meters refresh every 100 ms. */
@@ -139,7 +141,7 @@ export class StemPlayer {
     this.stopSources();
     this.disconnect();
     this.master ??= context.createGain();
-    this.master.connect(context.destination);
+    this.master.connect(this.deps.output?.(context) ?? context.destination);
     this.channels = stems.map((stem, index) => {
       const gain = context.createGain();
       const analyser = context.createAnalyser();
@@ -217,6 +219,27 @@ export class StemPlayer {
     if (this.isPlaying) this.startSources(target);
     else this.pausedAt = target;
     this.notify();
+  }
+
+  /**
+   * Performance pads: plays `repeats` back-to-back copies of a `length`-second slice of one stem, from
+   * `offset` (the playhead by default), starting now, on top of the mix and past the stem's own gain (a
+   * muted stem can still be triggered). Returns false when that stem is not loaded.
+   */
+  playSlice(type: StemType, length: number, repeats = 1, offset = this.position): boolean {
+    const channel = this.channels.find((c) => c.stem.type === type);
+    if (!channel || !this.master) return false;
+    const context = this.master.context;
+    const from = Math.min(Math.max(0, offset), Math.max(0, channel.buffer.duration - length));
+    const when = context.currentTime + START_AHEAD_S;
+    for (let i = 0; i < repeats; i++) {
+      const source = context.createBufferSource();
+      source.buffer = channel.buffer;
+      source.connect(channel.analyser);
+      source.start(when + i * length, from, length);
+      source.onended = () => source.disconnect();
+    }
+    return true;
   }
 
   /** RMS of each stem's analyser, after its gain: a muted stem reads 0. */

@@ -1,4 +1,6 @@
 import * as Tone from 'tone';
+import { masterBus } from '../audio/masterEffects';
+import { beatEvent, PlaybackEventStream, transportEvent } from '../audio/playbackEvents';
 import { scheduleTestTones } from './audioTest';
 import { DemoPlayer, type DemoSong } from './demoSongs';
 import { DrumKit } from './drumKit';
@@ -23,6 +25,8 @@ export class MusicEngine {
   readonly synth: PolySynthVoice;
   readonly sequencer: StepSequencer;
   readonly analyser: Tone.Analyser;
+  /** Transport and beat events of the sequencer and demo songs (the same stream type as stem playback). */
+  readonly events = new PlaybackEventStream();
   private readonly volume: Tone.Gain;
   private readonly meter: Tone.Meter;
   private demo: DemoPlayer | null = null;
@@ -36,7 +40,9 @@ export class MusicEngine {
     const master = new Tone.Gain(MASTER_GAIN);
     this.analyser = new Tone.Analyser('waveform', ANALYSER_SIZE);
     this.meter = new Tone.Meter({ normalRange: true, smoothing: 0 });
-    this.volume.chain(compressor, master, Tone.getDestination());
+    // Through the studio's master bus, so the performance pads' effects reach the instruments too.
+    this.volume.chain(compressor, master);
+    Tone.connect(master, masterBus(Tone.getContext().rawContext as AudioContext).input);
     master.connect(this.analyser);
     this.kit = new DrumKit();
     this.kit.output.connect(this.volume);
@@ -85,9 +91,28 @@ export class MusicEngine {
     this.setOwner(null);
   }
 
+  /** The transport's tempo (the sequencer's or the demo song's). */
+  get bpm(): number {
+    return Tone.getTransport().bpm.value;
+  }
+
   private setOwner(owner: TransportOwner): void {
+    const was = this.currentOwner;
     this.currentOwner = owner;
+    if (owner && !was) this.announceBeats();
+    if (!owner && was) this.events.emit(transportEvent('stop', 0, false, Date.now()));
     for (const listener of this.ownerListeners) listener(owner);
+  }
+
+  /** Transport start, then a beat event on every quarter note, emitted when it is heard (Tone.Draw). */
+  private announceBeats(): void {
+    const transport = Tone.getTransport();
+    this.events.emit(transportEvent('play', 0, false, Date.now()));
+    let beat = 0;
+    transport.scheduleRepeat((time) => {
+      const index = beat++;
+      Tone.getDraw().schedule(() => this.events.emit(beatEvent(index, this.bpm, transport.seconds, Date.now())), time);
+    }, '4n', 0);
   }
 
   get demoPlaying(): DemoSong | null {

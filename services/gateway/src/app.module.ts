@@ -12,7 +12,7 @@ import { HttpExceptionFilter } from './errors/http-exception.filter';
 import { CheckReadinessUseCase } from './health/check-readiness.usecase';
 import { HealthController } from './health/health.controller';
 import { LiveHub } from './live/live.hub';
-import { StemUpdatesRelay } from './live/stem-updates.relay';
+import { OwnSocketsRelay } from './live/own-sockets.relay';
 import { MediaEventsRelay } from './live/media-events.relay';
 import { MediaClient } from './media/media.client';
 import { ProjectsController } from './projects/projects.controller';
@@ -48,7 +48,7 @@ export class AppModule {
         CheckReadinessUseCase,
         LiveHub,
         MediaEventsRelay,
-        StemUpdatesRelay,
+        OwnSocketsRelay,
         MediaClient,
         ReceiveUploadUseCase,
       ],

@@ -1,9 +1,10 @@
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { CreateMusicPanel } from '../pads/CreateMusicPanel';
 import { SeparatorPanel } from '../separator/SeparatorPanel';
 import { findSection } from './sections';
 
 /** Panels built so far, by section id; the others show their heading only. */
-const PANELS: Record<string, () => React.ReactNode> = { separator: SeparatorPanel };
+const PANELS: Record<string, () => React.ReactNode> = { separator: SeparatorPanel, pads: CreateMusicPanel };
 
 /** Heading and subtitle of the active section, then its panel; an unknown id says so. */
 export function SectionView({ sectionId }: { sectionId: string }) {

@@ -4,6 +4,7 @@ import { useStore } from 'react-redux';
 import { useGetCurrentUserQuery } from '../../api/api';
 import type { AppStore } from '../../app/store';
 import { studioPlayer } from '../../audio/studioPlayer';
+import { connectControlOutputs } from '../../music/connectOutputs';
 import { LiveChannelContext, useLiveConnection } from '../live/useLiveConnection';
 import { StudioProjectController } from '../separator/studioProject';
 import { StudioProjectContext } from '../separator/StudioProjectContext';
@@ -23,7 +24,11 @@ export function StudioScreen() {
   useEffect(() => {
     project.start();
     void project.reopen();
-    return () => project.dispose();
+    const disconnectOutputs = connectControlOutputs(studioPlayer);
+    return () => {
+      project.dispose();
+      disconnectOutputs();
+    };
   }, [project]);
 
   const select = (id: string) => {

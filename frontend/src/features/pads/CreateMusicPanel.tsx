@@ -1,0 +1,17 @@
+import { SimpleGrid, Stack } from '@chakra-ui/react';
+import { DrumMachinePanel } from '../music/DrumMachinePanel';
+import { SynthPanel } from '../music/SynthPanel';
+import { PerformancePads } from './PerformancePads';
+
+/** The Create Music section (seed 001 §2): the two instruments of /music, and the performance pads. */
+export function CreateMusicPanel() {
+  return (
+    <Stack gap="4">
+      <SimpleGrid columns={{ base: 1, xl: 2 }} gap="4">
+        <DrumMachinePanel />
+        <SynthPanel />
+      </SimpleGrid>
+      <PerformancePads />
+    </Stack>
+  );
+}
