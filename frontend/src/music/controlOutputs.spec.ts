@@ -1,4 +1,5 @@
-import { CLOCK_PPQ, clockPulses } from './controlOutputs';
+import { beatEvent, levelEvent, transportEvent } from '../audio/playbackEvents';
+import { CLOCK_PPQ, clockPulses, ControlOutputs, MIDI_CLOCK } from './controlOutputs';
 import { parseTarget } from './oscBridgeClient';
 import { parseNoteMessage } from './midiInput';
 
@@ -34,5 +35,48 @@ describe('MIDI input notes', () => {
     expect(parseNoteMessage(Uint8Array.of(0x90, 60, 0))).toEqual({ type: 'off', note: 60, velocity: 0 });
     expect(parseNoteMessage(Uint8Array.of(0xf8))).toBeNull();
     expect(parseNoteMessage(Uint8Array.of(0xb0, 7, 100))).toBeNull();
+  });
+});
+
+describe('ControlOutputs to a MIDI output', () => {
+  const fakeOutput = () => {
+    const sent: Array<{ bytes: number[]; at?: number }> = [];
+    return { sent, output: { send: (bytes: number[], at?: number) => void sent.push({ bytes: [...bytes], at }) } };
+  };
+
+  afterEach(() => jest.useRealTimers());
+
+  it('sends beats as note-on 36 velocity 127 (and its note-off), transport as 250/251/252, pads as notes from 48', () => {
+    const outputs = new ControlOutputs();
+    const { sent, output } = fakeOutput();
+    outputs.setMidiOutput(output as unknown as MIDIOutput);
+    outputs.playback(transportEvent('play', 0, false, 0));
+    outputs.playback(beatEvent(0, 120, 0, 0));
+    outputs.playback(transportEvent('pause', 1, false, 0));
+    outputs.playback(transportEvent('play', 1, true, 0));
+    outputs.playback(levelEvent('vocals', 0.3, 0)); // OSC only
+    outputs.pad('Bass', 2, 127);
+    expect(sent.map((s) => s.bytes)).toEqual([[250], [0x90, 36, 127], [0x80, 36, 0], [252], [251], [0x90, 50, 127], [0x80, 50, 0]]);
+    expect(sent[2]!.at).toBeGreaterThan(0); // the note-off is timestamped, not timed by the page
+    expect(outputs.sent).toBe(5);
+  });
+
+  it('runs MIDI clock while playing, pulses timestamped ahead, and stops', () => {
+    jest.useFakeTimers();
+    const outputs = new ControlOutputs();
+    const { sent, output } = fakeOutput();
+    outputs.setMidiOutput(output as unknown as MIDIOutput);
+    outputs.startClock(120);
+    jest.advanceTimersByTime(1000);
+    outputs.stopClock();
+    const pulses = sent.filter((s) => s.bytes[0] === MIDI_CLOCK);
+    // One second at 120 BPM is 48 pulses, plus the 100 ms scheduled ahead.
+    expect(pulses.length).toBeGreaterThanOrEqual(48);
+    expect(pulses.length).toBeLessThanOrEqual(48 + 6);
+    const gaps = pulses.slice(1).map((p, i) => p.at! - pulses[i]!.at!);
+    for (const gap of gaps) expect(gap).toBeCloseTo(500 / 24, 6);
+    const count = sent.length;
+    jest.advanceTimersByTime(500);
+    expect(sent.length).toBe(count);
   });
 });

@@ -57,7 +57,11 @@ export class ControlOutputs {
 
   async selectMidiOutput(id: string | null): Promise<void> {
     const result = await midiAccess();
-    this.output = id && result.ok ? (result.access.outputs.get(id) ?? null) : null;
+    this.setMidiOutput(id && result.ok ? (result.access.outputs.get(id) ?? null) : null);
+  }
+
+  setMidiOutput(output: Pick<MIDIOutput, 'send'> | null): void {
+    this.output = output as MIDIOutput | null;
   }
 
   /** A message that went out on the live connection (pad_trigger) counts as an event sent too. */

@@ -4,6 +4,7 @@ import OSC from 'osc-js';
 export const OSC_BRIDGE_URL = 'ws://127.0.0.1:7400';
 export const DEFAULT_OSC_TARGET = '127.0.0.1:7000';
 const RETRY_MS = 5000;
+const SOCKET_OPEN = 1; // WebSocket.OPEN
 
 export type OscBridgeState = 'connecting' | 'connected' | 'not-running' | 'error';
 export interface OscBridgeStatus {
@@ -56,12 +57,12 @@ export class OscBridgeClient {
   /** Points the bridge at a UDP target (applied now if connected, else on connecting). */
   setTarget(target: { host: string; port: number }): void {
     this.wantedTarget = target;
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'target', ...target }));
+    if (this.socket?.readyState === SOCKET_OPEN) this.socket.send(JSON.stringify({ type: 'target', ...target }));
   }
 
   /** Sends one OSC message; false when the bridge is not connected. */
   send(address: string, args: Array<number | string>): boolean {
-    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    if (this.socket?.readyState !== SOCKET_OPEN) return false;
     this.socket.send(new OSC.Message(address, ...args).pack());
     return true;
   }
