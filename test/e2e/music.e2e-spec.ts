@@ -1,8 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram';
 import OSC from 'osc-js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { OscBridge } from '../../tools/osc-bridge/src/bridge';
-import { launchBrowser, signInThroughKeycloak } from '../support/browser';
+import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { listen } from '../support/media';
 import { signIn } from '../support/sign-in';
@@ -13,19 +13,9 @@ jest.setTimeout(90_000);
 const BRIDGE_PORT = 7400;
 
 describe('music in Chromium', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  const chromium = chromiumPerTest({ width: 1400, height: 1000 });
   let page: Page;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    page = await context.newPage();
-  });
-  afterEach(() => context.close());
+  beforeEach(() => void (page = chromium.page));
 
   it('/music works signed out: the audio test hears its tones, the drum machine plays and its step moves', async () => {
     await page.goto(`${BASE_URL}/music`);

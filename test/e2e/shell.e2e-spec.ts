@@ -1,23 +1,13 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, signInThroughKeycloak } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 
 jest.setTimeout(60_000);
 
 describe('studio shell in Chromium', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  const chromium = chromiumPerTest();
   let page: Page;
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
-  beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-  });
-  afterEach(() => context.close());
+  beforeEach(() => void (page = chromium.page));
 
   it('landing page shows the seed texts to a signed-out visitor', async () => {
     await page.goto(`${BASE_URL}/`);

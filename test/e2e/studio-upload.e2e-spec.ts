@@ -1,6 +1,6 @@
 import { closeSync, openSync, readFileSync, writeFileSync, ftruncateSync } from 'node:fs';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { launchBrowser, signInThroughKeycloak } from '../support/browser';
+import type { Page, Request } from 'playwright-core';
+import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { fixturePath, makeClip } from '../support/media';
 
@@ -31,25 +31,18 @@ async function waitForStems(page: Page): Promise<void> {
 }
 
 describe('Upload & Split in Chromium', () => {
-  let browser: Browser;
-  let context: BrowserContext;
+  const chromium = chromiumPerTest({ width: 1400, height: 1000 });
   let page: Page;
   let uploads: Request[];
 
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(() => browser.close());
   beforeEach(async () => {
-    context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    page = await context.newPage();
+    page = chromium.page;
     uploads = [];
     page.on('request', (request) => request.url().endsWith('/api/upload') && uploads.push(request));
     await signInThroughKeycloak(page);
     await page.goto(`${BASE_URL}/app`);
     await page.getByTestId('upload-panel').waitFor();
   });
-  afterEach(() => context.close());
 
   it('uploads through the file chooser, shows progress and four stems; Play, Pause, Stop; mute silences one meter and survives a reload', async () => {
     const song = makeClip('e2e-song-20s.mp3', 20, { codecArgs: ['-b:a', '128k'] });

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { BASE_URL } from './env';
 
 /** Debian's Chromium, headless, with no background traffic (this machine has no outside network). */
@@ -18,4 +18,28 @@ export async function signInThroughKeycloak(page: Page, username = 'demo', passw
   await page.fill('#password', password);
   await page.click('#kc-login');
   await page.waitForURL(`${BASE_URL}/`);
+}
+
+export interface ChromiumSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+/**
+ * One Chromium for the spec file and a fresh context and page for every test, so cookies and storage
+ * never leak from one test into the next. Register it first: its hooks run before the spec's own.
+ */
+export function chromiumPerTest(viewport = { width: 1280, height: 800 }): ChromiumSession {
+  const session = {} as ChromiumSession;
+  beforeAll(async () => {
+    session.browser = await launchBrowser();
+  });
+  afterAll(() => session.browser.close());
+  beforeEach(async () => {
+    session.context = await session.browser.newContext({ viewport });
+    session.page = await session.context.newPage();
+  });
+  afterEach(() => session.context.close());
+  return session;
 }

@@ -1,13 +1,15 @@
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { useGetCurrentUserQuery } from '../api/api';
 import { CollaboratePage } from '../features/collaborate/CollaboratePage';
 import { LandingPage } from '../features/landing/LandingPage';
-import { MusicPage } from '../features/music/MusicPage';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { StudioHomePage } from '../features/studio-home/StudioHomePage';
 import { StudioScreen } from '../features/studio/StudioScreen';
 import { LoadingScreen } from '../ui/LoadingScreen';
+
+/** /music brings the instruments (Tone.js): its own chunk, loaded when visited. */
+const MusicPage = lazy(() => import('../features/music/MusicPage').then((m) => ({ default: m.MusicPage })));
 
 /** Auth state (seed 000 §4): loading, then signed in when the current-user call returns a user. */
 export function useAuth() {
@@ -50,7 +52,14 @@ export function App() {
       <Route path="/app" element={<SignedInOnly><StudioScreen /></SignedInOnly>} />
       <Route path="/create" element={<SignedInOnly><StudioScreen /></SignedInOnly>} />
       <Route path="/studio" element={<Studio />} />
-      <Route path="/music" element={<MusicPage />} />
+      <Route
+        path="/music"
+        element={
+          <Suspense fallback={<LoadingScreen />}>
+            <MusicPage />
+          </Suspense>
+        }
+      />
       <Route path="/collaborate" element={<SignedInOnly><CollaboratePage /></SignedInOnly>} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

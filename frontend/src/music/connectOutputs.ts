@@ -1,7 +1,7 @@
 import type { PlaybackEvent } from '../audio/playbackEvents';
 import type { StemPlayer } from '../audio/stemPlayer';
 import { controlOutputs } from './controlOutputs';
-import { onMusicEngine } from './musicEngine';
+import { onMusicEngine } from './engineRegistry';
 
 /**
  * Sends what the studio plays to OSC and MIDI: the stem player's transport, beats and stem levels, and

@@ -6,6 +6,7 @@ import { DemoPlayer, type DemoSong } from './demoSongs';
 import { DrumKit } from './drumKit';
 import { StepSequencer } from './sequencer';
 import { PolySynthVoice } from './synth';
+import { onMusicEngine, publishMusicEngine } from './engineRegistry';
 import { startTone } from './toneContext';
 
 /** Seed 001 §9: compressor threshold −24 dB, master gain 0.8, analyser size 2048. */
@@ -33,6 +34,8 @@ export class MusicEngine {
   private stepListeners = new Set<(step: number) => void>();
   private ownerListeners = new Set<(owner: TransportOwner) => void>();
   private currentOwner: TransportOwner = null;
+  /** Bumped whenever playback starts or stops: beats drawn for an earlier run are dropped. */
+  private beatRun = 0;
 
   constructor() {
     this.volume = new Tone.Gain(1);
@@ -100,7 +103,10 @@ export class MusicEngine {
     const was = this.currentOwner;
     this.currentOwner = owner;
     if (owner && !was) this.announceBeats();
-    if (!owner && was) this.events.emit(transportEvent('stop', 0, false, Date.now()));
+    if (!owner && was) {
+      this.beatRun++;
+      this.events.emit(transportEvent('stop', 0, false, Date.now()));
+    }
     for (const listener of this.ownerListeners) listener(owner);
   }
 
@@ -108,10 +114,11 @@ export class MusicEngine {
   private announceBeats(): void {
     const transport = Tone.getTransport();
     this.events.emit(transportEvent('play', 0, false, Date.now()));
+    const run = ++this.beatRun;
     let beat = 0;
     transport.scheduleRepeat((time) => {
       const index = beat++;
-      Tone.getDraw().schedule(() => this.events.emit(beatEvent(index, this.bpm, transport.seconds, Date.now())), time);
+      Tone.getDraw().schedule(() => run === this.beatRun && this.events.emit(beatEvent(index, this.bpm, transport.seconds, Date.now())), time);
     }, '4n', 0);
   }
 
@@ -139,21 +146,15 @@ export class MusicEngine {
 }
 
 let engine: MusicEngine | null = null;
-const listeners = new Set<(engine: MusicEngine) => void>();
 
 /** The engine, created (and the audio context resumed) on first use, which must be a user gesture. */
 export async function musicEngine(): Promise<MusicEngine> {
   await startTone();
   if (!engine) {
     engine = new MusicEngine();
-    for (const listener of listeners) listener(engine);
+    publishMusicEngine(engine);
   }
   return engine;
 }
 
-/** Called with the engine now if it exists, else when a gesture creates it (panels never start audio on mount). */
-export function onMusicEngine(listener: (engine: MusicEngine) => void): () => void {
-  listeners.add(listener);
-  if (engine) listener(engine);
-  return () => listeners.delete(listener);
-}
+export { onMusicEngine };

@@ -13,6 +13,8 @@ export * from './pattern';
 export class StepSequencer {
   private sequence: Tone.Sequence<number> | null = null;
   private tempo = BPM_DEFAULT;
+  /** Bumped on every start and stop: a highlight drawn for an earlier run is dropped. */
+  private run = 0;
   pattern: Pattern;
 
   constructor(
@@ -41,10 +43,11 @@ export class StepSequencer {
   start(at?: number): void {
     this.stop();
     const steps = Array.from({ length: STEPS }, (_, i) => i);
+    const run = ++this.run;
     this.sequence = new Tone.Sequence<number>(
       (time, step) => {
         for (const id of SEQUENCER_ROWS) if (this.pattern[id]?.[step]) this.kit.trigger(id, time);
-        Tone.getDraw().schedule(() => this.onStep(step), time);
+        Tone.getDraw().schedule(() => run === this.run && this.onStep(step), time);
       },
       steps,
       '16n',
@@ -59,6 +62,7 @@ export class StepSequencer {
   /** Stops and resets the position: the next start begins at step 1. */
   stop(): void {
     if (!this.sequence) return;
+    this.run++;
     Tone.getTransport().stop();
     Tone.getTransport().cancel(0);
     this.sequence.dispose();

@@ -21,6 +21,34 @@ const CONTROLS: Array<{ key: keyof typeof SYNTH_LIMITS; label: string; unit?: st
   { key: 'volume', label: 'Volume' },
 ];
 
+const WHITE_KEYS = KEYBOARD.filter((midi) => !isBlack(midi)).length;
+
+/** One key: white keys share the row, black keys sit over the gap after the white key below them. */
+function PianoKey({ midi, down, onDown, onUp }: { midi: number; down: boolean; onDown: () => void; onUp: () => void }) {
+  const black = isBlack(midi);
+  const width = 100 / WHITE_KEYS;
+  const whiteBefore = KEYBOARD.filter((m) => !isBlack(m) && m < midi).length;
+  const placement = black
+    ? { position: 'absolute' as const, top: '0', h: '60%', w: `${width * 0.6}%`, zIndex: 1, style: { left: `${width * (whiteBefore - 0.3)}%` } }
+    : { flex: '1', borderWidth: '1px', display: 'flex', alignItems: 'flex-end', justifyContent: 'center', pb: '1' };
+  return (
+    <Box
+      as="button"
+      aria-label={noteName(midi)}
+      {...placement}
+      roundedBottom={black ? 'sm' : 'md'}
+      bg={down ? (black ? 'purple.500' : 'purple.300') : black ? 'gray.900' : 'white'}
+      color={black ? 'gray.300' : 'gray.600'}
+      fontSize="xs"
+      onPointerDown={onDown}
+      onPointerUp={onUp}
+      onPointerLeave={onUp}
+    >
+      {SEMITONE_TO_KEY[midi - BASE_MIDI_NOTE]?.toUpperCase() ?? ''}
+    </Box>
+  );
+}
+
 /** Seed 001 §2 synthesizer: on-screen and computer keys, Web MIDI input, waveform, filter, ADSR, volume. */
 export function SynthPanel() {
   const [settings, setSettings] = useState<SynthSettings>(SYNTH_DEFAULTS);
@@ -105,53 +133,9 @@ export function SynthPanel() {
         </HStack>
 
         <Flex position="relative" h="32" userSelect="none" data-testid="keyboard" onPointerLeave={() => held.forEach(noteOff)}>
-          {KEYBOARD.filter((midi) => !isBlack(midi)).map((midi) => (
-            <Box
-              key={midi}
-              as="button"
-              aria-label={noteName(midi)}
-              flex="1"
-              borderWidth="1px"
-              roundedBottom="md"
-              bg={held.has(midi) ? 'purple.300' : 'white'}
-              color="gray.600"
-              fontSize="xs"
-              display="flex"
-              alignItems="flex-end"
-              justifyContent="center"
-              pb="1"
-              onPointerDown={() => noteOn(midi)}
-              onPointerUp={() => noteOff(midi)}
-              onPointerLeave={() => noteOff(midi)}
-            >
-              {SEMITONE_TO_KEY[midi - BASE_MIDI_NOTE]?.toUpperCase() ?? ''}
-            </Box>
+          {KEYBOARD.map((midi) => (
+            <PianoKey key={midi} midi={midi} down={held.has(midi)} onDown={() => noteOn(midi)} onUp={() => noteOff(midi)} />
           ))}
-          {KEYBOARD.filter(isBlack).map((midi) => {
-            const whiteBefore = KEYBOARD.filter((m) => !isBlack(m) && m < midi).length;
-            return (
-              <Box
-                key={midi}
-                as="button"
-                aria-label={noteName(midi)}
-                position="absolute"
-                top="0"
-                h="60%"
-                w={`${(100 / 14) * 0.6}%`}
-                style={{ left: `${(100 / 14) * whiteBefore - (100 / 14) * 0.3}%` }}
-                bg={held.has(midi) ? 'purple.500' : 'gray.900'}
-                color="gray.300"
-                fontSize="xs"
-                roundedBottom="sm"
-                zIndex={1}
-                onPointerDown={() => noteOn(midi)}
-                onPointerUp={() => noteOff(midi)}
-                onPointerLeave={() => noteOff(midi)}
-              >
-                {SEMITONE_TO_KEY[midi - BASE_MIDI_NOTE]?.toUpperCase() ?? ''}
-              </Box>
-            );
-          })}
         </Flex>
 
         <SimpleGrid columns={{ base: 1, md: 3 }} gap="3">

@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Card, HStack, IconButton, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Headphones, RotateCcw, Volume2, VolumeX } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { ENGINE_NAMES, type EngineName } from '../../api/mediaTypes';
 import { useAppSelector } from '../../app/hooks';
 import { studioPlayer } from '../../audio/studioPlayer';
@@ -25,6 +25,14 @@ const meterPercent = (rms: number): number => (rms > 0 ? Math.min(100, Math.max(
 
 const QUALITY_COLORS = { excellent: 'green', good: 'blue', poor: 'orange' } as const;
 
+function ToggleButton({ label, on, palette, onToggle, children }: { label: string; on: boolean; palette: string; onToggle: () => void; children: ReactNode }) {
+  return (
+    <IconButton aria-label={label} aria-pressed={on} size="xs" variant={on ? 'solid' : 'outline'} colorPalette={on ? palette : 'gray'} onClick={onToggle}>
+      {children}
+    </IconButton>
+  );
+}
+
 function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
   const project = useStudioProject();
   const quality = qualityLabel(stem.quality);
@@ -40,26 +48,12 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
           </Badge>
         </HStack>
         <HStack gap="1">
-          <IconButton
-            aria-label={`Mute ${stem.type}`}
-            aria-pressed={stem.muted}
-            size="xs"
-            variant={stem.muted ? 'solid' : 'outline'}
-            colorPalette={stem.muted ? 'red' : 'gray'}
-            onClick={() => project.changeStem(stem.id, { muted: !stem.muted })}
-          >
+          <ToggleButton label={`Mute ${stem.type}`} on={stem.muted} palette="red" onToggle={() => project.changeStem(stem.id, { muted: !stem.muted })}>
             {stem.muted ? <VolumeX /> : <Volume2 />}
-          </IconButton>
-          <IconButton
-            aria-label={`Solo ${stem.type}`}
-            aria-pressed={stem.soloed}
-            size="xs"
-            variant={stem.soloed ? 'solid' : 'outline'}
-            colorPalette={stem.soloed ? 'yellow' : 'gray'}
-            onClick={() => project.changeStem(stem.id, { soloed: !stem.soloed })}
-          >
+          </ToggleButton>
+          <ToggleButton label={`Solo ${stem.type}`} on={stem.soloed} palette="yellow" onToggle={() => project.changeStem(stem.id, { soloed: !stem.soloed })}>
             <Headphones />
-          </IconButton>
+          </ToggleButton>
           <Text fontSize="xs" fontFamily="mono" ms="auto" data-testid={`volume-${stem.type}`}>
             {stem.volume > 0 ? '+' : ''}
             {stem.volume.toFixed(1)} dB

@@ -1,10 +1,12 @@
-import { Box, Heading, Stack, Text } from '@chakra-ui/react';
-import { CreateMusicPanel } from '../pads/CreateMusicPanel';
-import { SeparatorPanel } from '../separator/SeparatorPanel';
+import { Box, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { findSection } from './sections';
 
-/** Panels built so far, by section id; the others show their heading only. */
-const PANELS: Record<string, () => React.ReactNode> = { separator: SeparatorPanel, pads: CreateMusicPanel };
+/** Panels built so far, by section id, each its own chunk (the instruments bring Tone.js); the others show their heading only. */
+const PANELS: Record<string, ComponentType> = {
+  separator: lazy(() => import('../separator/SeparatorPanel').then((m) => ({ default: m.SeparatorPanel }))),
+  pads: lazy(() => import('../pads/CreateMusicPanel').then((m) => ({ default: m.CreateMusicPanel }))),
+};
 
 /** Heading and subtitle of the active section, then its panel; an unknown id says so. */
 export function SectionView({ sectionId }: { sectionId: string }) {
@@ -25,7 +27,11 @@ export function SectionView({ sectionId }: { sectionId: string }) {
         </Heading>
         <Text color="fg.muted">{section.subtitle}</Text>
       </Box>
-      {Panel && <Panel />}
+      {Panel && (
+        <Suspense fallback={<Spinner color="purple.400" />}>
+          <Panel />
+        </Suspense>
+      )}
     </Stack>
   );
 }
