@@ -105,7 +105,7 @@ export function SynthPanel() {
       cancelled = true;
       stop?.();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- attach once; handlers read refs
+    // Attached once: noteOn/noteOff only use state setters and refs, so the first ones stay correct.
   }, []);
 
   const change = <K extends keyof SynthSettings>(key: K, value: SynthSettings[K]) => setSettings((current) => ({ ...current, [key]: value }));
