@@ -3,7 +3,9 @@ import OSC from 'osc-js';
 /** Where `npm run osc-bridge` listens (tools/osc-bridge). */
 export const OSC_BRIDGE_URL = 'ws://127.0.0.1:7400';
 export const DEFAULT_OSC_TARGET = '127.0.0.1:7000';
-const RETRY_MS = 5000;
+/** Looking for a bridge that is not running: after 5 s, then less and less often, up to every 30 s. */
+const RETRY_MIN_MS = 5000;
+const RETRY_MAX_MS = 30000;
 const SOCKET_OPEN = 1; // WebSocket.OPEN
 
 export type OscBridgeState = 'connecting' | 'connected' | 'not-running' | 'error';
@@ -26,12 +28,13 @@ export function parseTarget(text: string): { host: string; port: number } | { er
 /**
  * The browser side of the OSC bridge: OSC packets encoded with osc-js go over a local WebSocket, the
  * bridge sends them as UDP. The state is the bridge's real one: connected (it answered), not running
- * (nothing listens; retried every 5 s), or error (what the bridge reported).
+ * (nothing listens; retried after 5 s, backing off to 30 s), or error (what the bridge reported).
  */
 export class OscBridgeClient {
   private socket: WebSocket | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private running = false;
+  private retryMs = RETRY_MIN_MS;
   private wantedTarget: { host: string; port: number } | null = null;
   private current: OscBridgeStatus = { state: 'not-running', target: null, message: null };
   private readonly listeners = new Set<(status: OscBridgeStatus) => void>();
@@ -54,10 +57,15 @@ export class OscBridgeClient {
     this.connect();
   }
 
-  /** Points the bridge at a UDP target (applied now if connected, else on connecting). */
+  /** Points the bridge at a UDP target: applied now if connected; otherwise it looks for the bridge again at once. */
   setTarget(target: { host: string; port: number }): void {
     this.wantedTarget = target;
     if (this.socket?.readyState === SOCKET_OPEN) this.socket.send(JSON.stringify({ type: 'target', ...target }));
+    else if (this.running && !this.socket) {
+      if (this.retry) clearTimeout(this.retry);
+      this.retryMs = RETRY_MIN_MS;
+      this.connect();
+    }
   }
 
   /** Sends one OSC message; false when the bridge is not connected. */
@@ -75,6 +83,7 @@ export class OscBridgeClient {
     let opened = false;
     socket.onopen = () => {
       opened = true;
+      this.retryMs = RETRY_MIN_MS;
       if (this.wantedTarget) socket.send(JSON.stringify({ type: 'target', ...this.wantedTarget }));
     };
     socket.onmessage = (event) => {
@@ -93,7 +102,9 @@ export class OscBridgeClient {
     socket.onclose = () => {
       this.socket = null;
       this.update({ state: opened ? 'error' : 'not-running', target: null, message: opened ? 'The OSC bridge closed the connection' : null });
-      if (this.running) this.retry = setTimeout(() => this.connect(), RETRY_MS);
+      if (!this.running) return;
+      this.retry = setTimeout(() => this.connect(), this.retryMs);
+      this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
     };
   }
 

@@ -29,9 +29,9 @@ const PADS: Pad[] = [
 
 type StemMode = 'trigger' | 'stutter' | 'toggle';
 const MODE_HELP: Record<StemMode, string> = {
-  trigger: 'plays one beat of the stem from the playhead',
-  stutter: 'repeats the current 16th of the stem four times',
-  toggle: 'mutes or unmutes the stem in the mix',
+  trigger: 'play one beat of their stem from the playhead',
+  stutter: 'repeat the current 16th of their stem four times',
+  toggle: 'mute or unmute their stem in the mix',
 };
 
 const STATUS_TEXT: Record<OscBridgeStatus['state'], string> = {
