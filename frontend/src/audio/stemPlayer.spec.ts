@@ -132,6 +132,50 @@ describe('StemPlayer', () => {
     player.stop();
   });
 
+  it('Play while the first seconds load, superseded by the whole stems, plays the whole stems', async () => {
+    const { context, player } = setUp();
+    const first = player.load(stems, 5);
+    const whole = player.load(stems);
+    const playing = player.play();
+    expect(await first).toBe(false);
+    expect(await whole).toBe(true);
+    await playing;
+    expect(player.playing).toBe(true);
+    expect(context.starts).toHaveLength(4);
+    player.stop();
+  });
+
+  it('a superseded load that fails is not reported', async () => {
+    const context = new FakeContext();
+    let calls = 0;
+    const fetch = (async () => (++calls <= 4 ? { ok: false, status: 500, statusText: 'Error' } : { ok: true, arrayBuffer: async () => new Uint8Array([30]).buffer })) as never;
+    const player = new StemPlayer({ context: () => context as unknown as AudioContext, fetch });
+    const first = player.load(stems, 5);
+    const second = player.load(stems);
+    await expect(first).resolves.toBe(false);
+    await expect(second).resolves.toBe(true);
+  });
+
+  it('waits at the end of the first seconds and goes on from there when the whole stems arrive', async () => {
+    jest.useFakeTimers();
+    const { context, player } = setUp();
+    await player.load(stems, 5);
+    await player.play();
+    for (let t = 0; t < 320; t++) {
+      context.currentTime += 0.025;
+      jest.advanceTimersByTime(25);
+    }
+    // 8 s of clock went by, but only 5 s of audio existed: the playhead holds at 5 s, still "playing".
+    expect(player.stalled).toBe(true);
+    expect(player.status).toBe('playing');
+    expect(player.position).toBeCloseTo(5, 1);
+    context.starts = [];
+    await player.load(stems);
+    expect(player.stalled).toBe(false);
+    expect(context.starts.map((s) => Number(s.offset.toFixed(1)))).toEqual([5, 5, 5, 5]);
+    player.stop();
+  });
+
   it('reports load failures as "load-failed"', async () => {
     const context = new FakeContext();
     const player = new StemPlayer({ context: () => context as unknown as AudioContext, fetch: (async () => ({ ok: false, status: 404, statusText: 'Not Found' })) as never });

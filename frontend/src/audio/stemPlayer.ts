@@ -76,7 +76,11 @@ export class StemPlayer {
   private readonly positionListeners = new Set<(position: number, status: PlaybackStatus) => void>();
   private loadGeneration = 0;
   private heard = false;
-  private pendingLoad: Promise<void> | null = null;
+  private pendingLoad: Promise<boolean> | null = null;
+  /** Seconds the loaded buffers hold while they are progressive (the first seconds); null when whole. */
+  private available: number | null = null;
+  /** Playing, but the playhead reached the end of the progressive buffers: waiting for the rest. */
+  private waiting = false;
   duration = 0;
   bpm = 120;
 
@@ -94,8 +98,13 @@ export class StemPlayer {
     return this.channels.length > 0;
   }
 
+  /** True while playback waits at the end of the first seconds for the whole stems. */
+  get stalled(): boolean {
+    return this.waiting;
+  }
+
   get position(): number {
-    if (!this.isPlaying || !this.master) return this.pausedAt;
+    if (!this.isPlaying || this.waiting || !this.master) return this.pausedAt;
     const elapsed = Math.max(0, this.master.context.currentTime - this.startedAt);
     return Math.min(this.duration, this.startOffset + elapsed);
   }
@@ -108,17 +117,19 @@ export class StemPlayer {
 
   /**
    * Fetches and decodes every stem, then swaps them in (while playing, at the current position). A later
-   * load supersedes an earlier one still in flight (e.g. the whole stems arriving after the first seconds).
+   * load supersedes an earlier one still in flight (e.g. the whole stems arriving after the first seconds):
+   * the superseded one resolves false, whatever happened to it. `partialSeconds` marks progressive stems,
+   * at whose end playback waits for the whole ones instead of running on in silence.
    */
-  load(stems: PlayerStem[]): Promise<void> {
-    const loading = this.decodeAndSwap(stems);
+  load(stems: PlayerStem[], partialSeconds: number | null = null): Promise<boolean> {
+    const loading = this.decodeAndSwap(stems, partialSeconds);
     this.pendingLoad = loading;
     const settle = () => void (this.pendingLoad === loading && (this.pendingLoad = null));
     loading.then(settle, settle);
     return loading;
   }
 
-  private async decodeAndSwap(stems: PlayerStem[]): Promise<void> {
+  private async decodeAndSwap(stems: PlayerStem[], partialSeconds: number | null): Promise<boolean> {
     const generation = ++this.loadGeneration;
     const context = this.context();
     const doFetch = this.deps.fetch ?? fetch.bind(globalThis);
@@ -132,12 +143,15 @@ export class StemPlayer {
         }),
       );
     } catch (error) {
+      if (generation !== this.loadGeneration) return false;
       throw new PlayerError('load-failed', (error as Error).message);
     }
-    if (generation !== this.loadGeneration) return;
+    if (generation !== this.loadGeneration) return false;
     this.heard = false;
     const wasPlaying = this.isPlaying;
     const position = this.position;
+    this.waiting = false;
+    this.available = partialSeconds;
     this.stopSources();
     this.disconnect();
     this.master ??= context.createGain();
@@ -153,6 +167,7 @@ export class StemPlayer {
     });
     this.applyMix();
     if (wasPlaying) this.startSources(position);
+    return true;
   }
 
   /** Drops the stems (a new project is being loaded). */
@@ -164,6 +179,8 @@ export class StemPlayer {
     this.disconnect();
     this.channels = [];
     this.pausedAt = 0;
+    this.available = null;
+    this.waiting = false;
     this.hasPlayed = false;
     this.currentStatus = 'stopped';
   }
@@ -180,7 +197,8 @@ export class StemPlayer {
   /** Plays from the current position; stems still being fetched are waited for (Play pressed as they land). */
   async play(): Promise<void> {
     if (this.isPlaying) return;
-    if (!this.loaded && this.pendingLoad) await this.pendingLoad.catch(() => undefined);
+    // A newer load may supersede the one pending now: wait until one of them has swapped stems in.
+    while (!this.loaded && this.pendingLoad) await this.pendingLoad.catch(() => false);
     if (this.isPlaying) return;
     if (!this.loaded) throw new PlayerError('no-audio', 'Please load an audio file first');
     const context = this.context();
@@ -198,6 +216,7 @@ export class StemPlayer {
   pause(): void {
     if (!this.isPlaying) return;
     this.pausedAt = this.position;
+    this.waiting = false;
     this.stopSources();
     this.currentStatus = 'paused';
     this.transport('pause');
@@ -206,6 +225,7 @@ export class StemPlayer {
   stop(): void {
     const wasPlaying = this.isPlaying;
     this.stopSources();
+    this.waiting = false;
     this.pausedAt = 0;
     this.beats.reset();
     this.currentStatus = 'stopped';
@@ -216,7 +236,7 @@ export class StemPlayer {
   seek(seconds: number): void {
     const target = Math.min(Math.max(0, seconds), this.duration);
     this.beats.reset();
-    if (this.isPlaying) this.startSources(target);
+    if (this.isPlaying && !this.waiting) this.startSources(target);
     else this.pausedAt = target;
     this.notify();
   }
@@ -356,6 +376,15 @@ export class StemPlayer {
     if (this.duration > 0 && position >= this.duration) {
       this.stop();
       return;
+    }
+    if (this.waiting) return this.notify();
+    if (this.available !== null && position >= this.available) {
+      // The first seconds have run out: hold here (still "playing") until the whole stems swap in.
+      this.stopSources();
+      this.isPlaying = true;
+      this.waiting = true;
+      this.pausedAt = position;
+      return this.notify();
     }
     const beat = this.beats.check(position, this.bpm);
     if (beat !== null) this.events.emit(beatEvent(beat, this.bpm, position, this.now()));

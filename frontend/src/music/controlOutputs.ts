@@ -99,9 +99,11 @@ export class ControlOutputs {
 
   private pumpClock(): void {
     const clock = this.clock;
-    if (!clock || !this.output) return;
+    if (!clock) return;
+    // The window moves on with or without an output, so choosing one mid-song sends no backlog of pulses.
     const until = performance.now() + CLOCK_LOOKAHEAD_MS;
-    for (const at of clockPulses(clock.start, clock.bpm, clock.scheduledUntil, until)) this.output.send([MIDI_CLOCK], at);
+    const from = Math.max(clock.scheduledUntil, performance.now());
+    if (this.output) for (const at of clockPulses(clock.start, clock.bpm, from, until)) this.output.send([MIDI_CLOCK], at);
     clock.scheduledUntil = until;
   }
 

@@ -9,7 +9,8 @@ let attached = false;
  */
 export async function startTone(): Promise<void> {
   if (!attached) {
-    Tone.setContext(ensureAudioContext());
+    // Tone made a context of its own when it loaded; it is disposed, ours takes its place.
+    Tone.setContext(ensureAudioContext(), true);
     attached = true;
   }
   await Tone.start();

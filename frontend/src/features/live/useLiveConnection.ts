@@ -22,8 +22,9 @@ export function useLiveConnection(): LiveChannel {
       url: liveUrl(window.location),
       onStatus: (status) => dispatch(liveStatusChanged(status)),
       onMessage: (message) => {
-        // Echoes of our own mixer changes are not applied twice (seed 000 §3).
-        if (message.type === 'audio_update' || message.type === 'stem_update') return;
+        // Seed 000 §3 ignores audio_update and stem_update because its server echoed them to the sender.
+        // Ours relays stem_update to the user's other sockets only, so it is another tab's change: passed on.
+        if (message.type === 'audio_update') return;
         if (listeners.size === 0) console.debug('live message', message);
         for (const listener of listeners) listener(message);
       },

@@ -10,7 +10,12 @@ export function DemoSongsPanel() {
 
   useEffect(() => {
     const offs: Array<() => void> = [];
-    offs.push(onMusicEngine((engine) => offs.push(engine.onOwner(() => setPlaying(engine.demoPlaying?.id ?? null)))));
+    offs.push(
+      onMusicEngine((engine) => {
+        setPlaying(engine.demoPlaying?.id ?? null);
+        offs.push(engine.onOwner(() => setPlaying(engine.demoPlaying?.id ?? null)));
+      }),
+    );
     return () => offs.forEach((off) => off());
   }, []);
 

@@ -12,6 +12,8 @@ import { SynthPanel } from './SynthPanel';
 export function MusicPage() {
   const [volume, setVolume] = useState(100);
   useEffect(() => onMusicEngine((engine) => engine.setVolume(volume)), [volume]);
+  // Leaving the page stops what it started (a demo song or the pattern).
+  useEffect(() => () => void onMusicEngine((engine) => engine.stopAll())(), []);
 
   return (
     <Box minH="100dvh" bg="bg">

@@ -55,22 +55,27 @@ export function SynthPanel() {
   const [held, setHeld] = useState<Set<number>>(new Set());
   const [devices, setDevices] = useState<MidiInputDevice[] | null>(null);
   const [midiMessage, setMidiMessage] = useState<string | null>(null);
-  const heldRef = useRef(held);
-  heldRef.current = held;
+  // The notes sounding now, updated synchronously: a MIDI note-off can arrive before React re-renders.
+  const sounding = useRef(new Set<number>());
 
   const noteOn = (midi: number, velocity = 1) => {
-    setHeld((current) => new Set(current).add(midi));
+    sounding.current.add(midi);
+    setHeld(new Set(sounding.current));
     void musicEngine().then((engine) => engine.synth.noteOn(midi, velocity));
   };
   const noteOff = (midi: number) => {
-    if (!heldRef.current.has(midi)) return;
-    setHeld((current) => {
-      const next = new Set(current);
-      next.delete(midi);
-      return next;
-    });
+    if (!sounding.current.delete(midi)) return;
+    setHeld(new Set(sounding.current));
     void musicEngine().then((engine) => engine.synth.noteOff(midi));
   };
+
+  // A key released while the window has no focus never sends keyup: let everything go.
+  useEffect(() => {
+    const releaseAll = () => [...sounding.current].forEach(noteOff);
+    window.addEventListener('blur', releaseAll);
+    return () => window.removeEventListener('blur', releaseAll);
+    // noteOff only touches the ref and state setters, so the first one stays correct.
+  }, []);
 
   useKeys(
     (key) => {

@@ -43,6 +43,7 @@ export const projectSlice = createSlice({
         return earlier && state.partialSeconds !== null ? { ...stem, volume: earlier.volume, muted: earlier.muted, soloed: earlier.soloed } : stem;
       });
       state.partialSeconds = action.payload.partialSeconds;
+      if (!action.payload.stems.length) state.decodedVersion = 0;
       if (state.project && action.payload.partialSeconds === null && action.payload.stems[0]?.engine) {
         state.project.activeEngine = action.payload.stems[0].engine;
       }

@@ -13,6 +13,11 @@ import { normalizeStems, type MixerStem } from './stems';
 export const SAVE_DEBOUNCE_MS = 300;
 const POSITION_REPORT_MS = 50;
 
+/** `stem_update` from another socket of this user, unchecked: fields of the wrong type are ignored. */
+type RemoteStemChange = { stemId?: unknown; volume?: unknown; muted?: unknown; soloed?: unknown };
+
+const MEDIA_EVENT_TYPES = new Set(['stems_progress', 'stems_partial', 'stems_ready', 'stems_failed']);
+
 /** Media events as the gateway relays them (without the owner id). */
 type WithoutOwner<E> = E extends unknown ? Omit<E, 'ownerId'> : never;
 type LiveEvent = WithoutOwner<MediaEvent>;
@@ -67,7 +72,15 @@ export class StudioProjectController {
         this.dispatch(playerSynced({ position, status }));
       }),
     );
-    if (this.live) this.unsubscribe.push(this.live.subscribe((message) => this.onLive(message as unknown as LiveEvent)));
+    if (this.live) {
+      this.unsubscribe.push(
+        this.live.subscribe((message) => {
+          if (message.type === 'welcome') void this.resync();
+          else if (message.type === 'stem_update') this.applyRemoteChange(message as RemoteStemChange);
+          else if (MEDIA_EVENT_TYPES.has(message.type)) this.onLive(message as unknown as LiveEvent);
+        }),
+      );
+    }
   }
 
   dispose(): void {
@@ -101,8 +114,38 @@ export class StudioProjectController {
     this.early.length = 0;
     for (const event of early) this.onLive(event);
     if (!project.activeEngine || this.getState().project.stems.length) return;
-    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate(project.id, { forceRefetch: true })).unwrap().catch(() => []);
-    if (stems.length) await this.loadStems(project.id, stems, null);
+    await this.loadStoredStems(project.id);
+  }
+
+  /** The project's active stems from the server, unless live events have loaded stems meanwhile. */
+  private async loadStoredStems(projectId: string): Promise<void> {
+    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate(projectId, { forceRefetch: true })).unwrap().catch(() => []);
+    const now = this.getState().project;
+    if (now.project?.id !== projectId || (now.stems.length && now.partialSeconds === null)) return;
+    if (stems.length) await this.loadStems(projectId, stems, null);
+  }
+
+  /**
+   * After the live connection (re)opens: events may have been missed while it was down. Stems still
+   * partial, or none yet, are looked up again.
+   */
+  private async resync(): Promise<void> {
+    const { project, stems, partialSeconds } = this.getState().project;
+    if (!project || (stems.length && partialSeconds === null)) return;
+    const fresh = await this.dispatch(projectsApi.endpoints.getProject.initiate(project.id, { forceRefetch: true })).unwrap().catch(() => null);
+    if (fresh?.activeEngine) await this.loadStoredStems(project.id);
+  }
+
+  /** A mixer change made in another tab of this user: applied here too (not saved or sent again). */
+  private applyRemoteChange(message: RemoteStemChange): void {
+    const stem = this.getState().project.stems.find((s) => s.id === message.stemId);
+    if (!stem) return;
+    const changes: StemChanges = {};
+    if (typeof message.volume === 'number') changes.volume = message.volume;
+    if (typeof message.muted === 'boolean') changes.muted = message.muted;
+    if (typeof message.soloed === 'boolean') changes.soloed = message.soloed;
+    this.dispatch(stemChanged({ id: stem.id, changes }));
+    this.player.setMix(this.getState().project.stems);
   }
 
   changeStem(id: string, changes: StemChanges): void {
@@ -166,6 +209,11 @@ export class StudioProjectController {
         break;
       case 'stems_failed':
         this.dispatch(jobFailed({ engine: event.engine, message: event.message }));
+        // The server removed the first seconds it had stored for this engine: so does the studio.
+        if (project.partialSeconds !== null && project.stems[0]?.engine === event.engine) {
+          this.player.unload();
+          this.dispatch(stemsLoaded({ stems: [], partialSeconds: null }));
+        }
         toaster.create({ title: 'Stem separation failed', description: event.message, type: 'error' });
         break;
     }
@@ -174,8 +222,8 @@ export class StudioProjectController {
   private async loadStems(projectId: string, stems: MixerStem[], partialSeconds: number | null): Promise<void> {
     this.dispatch(stemsLoaded({ stems, partialSeconds }));
     try {
-      await this.player.load(this.getState().project.stems);
-      if (this.getState().project.project?.id !== projectId) return;
+      const swapped = await this.player.load(this.getState().project.stems, partialSeconds);
+      if (!swapped || this.getState().project.project?.id !== projectId) return;
       performance.mark(MARKS.stemsPlayable);
       this.dispatch(stemsDecoded());
     } catch (error) {
