@@ -17,7 +17,7 @@ try {
   await prepare();
   await startInfra(stack);
   await startApps(stack);
-  process.stdout.write(`\n  Stemdeck is running at ${stack.publicUrl}\n  Sign in as demo / demo. Logs: ${stack.dataDir}/logs. Ctrl-C stops everything.\n\n`);
+  process.stdout.write(`\n  Stemdeck is running at ${stack.publicUrl}\n  Sign in as demo / demo. Logs: ${stack.dataDir}/logs. Ctrl-C stops everything.\n  OSC out to VJ software: run \`npm run osc-bridge\` in another terminal.\n\n`);
 } catch (error) {
   process.stderr.write(`[stack] ${error.message}\n`);
   await shutdown(1);
