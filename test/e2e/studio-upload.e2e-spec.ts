@@ -97,6 +97,16 @@ describe('Upload & Split in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Mute vocals' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('button', { name: 'Mute drums' }).getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByTestId('quality-vocals').innerText()).toBe('good');
+
+    // A second tab of the same user follows the mixer live (stem_update relayed over /ws).
+    const otherTab = await chromium.context.newPage();
+    await otherTab.goto(`${BASE_URL}/app`);
+    await waitForStems(otherTab);
+    await otherTab.locator('[data-testid="sidebar"] [data-testid="status-apis"][data-state="connected"]').waitFor();
+    await page.getByRole('button', { name: 'Mute drums' }).click();
+    await otherTab.locator('button[aria-label="Mute drums"][aria-pressed="true"]').waitFor();
+    await otherTab.close();
+
     // Reset: 0 dB, unmuted, unsoloed (and saved).
     const resetSave = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/stems\/.+-vocals$/.test(r.url()));
     await page.getByRole('button', { name: 'Reset' }).click();
