@@ -1,6 +1,6 @@
 import * as Tone from 'tone';
 import { DrumKit } from './drumKit';
-import { defaultPattern, SEQUENCER_ROWS, STEPS } from './sequencer';
+import { defaultPattern, patternSequence } from './sequencer';
 
 export interface DemoSong {
   id: 'basic-beat' | 'melody-chords' | 'full-track';
@@ -71,15 +71,7 @@ export class DemoPlayer {
     const kit = this.keep(new DrumKit());
     kit.output.connect(this.output);
     const pattern = defaultPattern();
-    this.keep(
-      new Tone.Sequence<number>(
-        (time, step) => {
-          for (const id of SEQUENCER_ROWS) if (pattern[id][step]) kit.trigger(id, time);
-        },
-        Array.from({ length: STEPS }, (_, i) => i),
-        '16n',
-      ).start(0),
-    );
+    this.keep(patternSequence(kit, () => pattern));
   }
 
   private melodyAndChords(): void {

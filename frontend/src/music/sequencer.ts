@@ -4,6 +4,21 @@ import { BPM_DEFAULT, clampBpm, defaultPattern, SEQUENCER_ROWS, STEPS, type Patt
 
 export * from './pattern';
 
+/**
+ * The pattern as a looping Tone.Sequence of 16th notes, started at the Transport's 0: each step triggers
+ * the drums whose row is on (read at play time, so edits are heard at once), then calls `onStep`.
+ */
+export function patternSequence(kit: DrumKit, pattern: () => Pattern, onStep?: (step: number, time: number) => void): Tone.Sequence<number> {
+  return new Tone.Sequence<number>(
+    (time, step) => {
+      const current = pattern();
+      for (const id of SEQUENCER_ROWS) if (current[id]?.[step]) kit.trigger(id, time);
+      onStep?.(step, time);
+    },
+    Array.from({ length: STEPS }, (_, i) => i),
+    '16n',
+  ).start(0);
+}
 
 /**
  * A 16-step loop of 16th notes on Tone's Transport: every hit is scheduled ahead on the audio clock
@@ -42,16 +57,12 @@ export class StepSequencer {
   /** Starts the loop at `at` on the transport's timeline (now by default). */
   start(at?: number): void {
     this.stop();
-    const steps = Array.from({ length: STEPS }, (_, i) => i);
     const run = ++this.run;
-    this.sequence = new Tone.Sequence<number>(
-      (time, step) => {
-        for (const id of SEQUENCER_ROWS) if (this.pattern[id]?.[step]) this.kit.trigger(id, time);
-        Tone.getDraw().schedule(() => run === this.run && this.onStep(step), time);
-      },
-      steps,
-      '16n',
-    ).start(0);
+    this.sequence = patternSequence(
+      this.kit,
+      () => this.pattern,
+      (step, time) => Tone.getDraw().schedule(() => run === this.run && this.onStep(step), time),
+    );
     const transport = Tone.getTransport();
     const start = at ?? transport.now();
     transport.bpm.setValueAtTime(this.tempo, start);
