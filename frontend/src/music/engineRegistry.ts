@@ -12,6 +12,9 @@ export function publishMusicEngine(engine: MusicEngine): void {
   for (const listener of listeners) listener(engine);
 }
 
+/** The engine if a gesture has created it. */
+export const currentMusicEngine = (): MusicEngine | null => current;
+
 /** Called with the engine now if it exists, else when a gesture creates it (panels never start audio on mount). */
 export function onMusicEngine(listener: (engine: MusicEngine) => void): () => void {
   listeners.add(listener);

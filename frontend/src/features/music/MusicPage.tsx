@@ -1,7 +1,7 @@
 import { Box, Button, Container, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { onMusicEngine } from '../../music/musicEngine';
+import { currentMusicEngine, onMusicEngine } from '../../music/engineRegistry';
 import { PageHeader } from '../../ui/PageHeader';
 import { AudioTestBanner } from './AudioTestBanner';
 import { DemoSongsPanel } from './DemoSongsPanel';
@@ -13,7 +13,7 @@ export function MusicPage() {
   const [volume, setVolume] = useState(100);
   useEffect(() => onMusicEngine((engine) => engine.setVolume(volume)), [volume]);
   // Leaving the page stops what it started (a demo song or the pattern).
-  useEffect(() => () => void onMusicEngine((engine) => engine.stopAll())(), []);
+  useEffect(() => () => currentMusicEngine()?.stopAll(), []);
 
   return (
     <Box minH="100dvh" bg="bg">

@@ -1,13 +1,12 @@
 import { Box, Button, Card, Grid, Heading, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import type { StemType } from '../../api/mediaTypes';
-import { onAudioContext } from '../../audio/audioEngine';
+import { ensureAudioContext, onAudioContext } from '../../audio/audioEngine';
 import { masterBus, type MasterEffect } from '../../audio/masterEffects';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { useAppSelector } from '../../app/hooks';
 import { controlOutputs, type MidiOutputDevice } from '../../music/controlOutputs';
 import { DEFAULT_OSC_TARGET, parseTarget, type OscBridgeStatus } from '../../music/oscBridgeClient';
-import { ensureAudioContext } from '../../audio/audioEngine';
 import { useLiveChannel } from '../live/useLiveConnection';
 import { useStudioProject } from '../separator/StudioProjectContext';
 
