@@ -8,6 +8,7 @@ import { expectedTestSeparation, TEST_MODEL_DEFAULT_SEGMENT_SAMPLES, TEST_MODEL_
 import { mixStatistics } from './mix-normalization';
 import { OnnxModelError } from './model-session';
 import { OnnxSeparator } from './onnx-separator';
+import { sdr } from './testing/sdr';
 
 const RATE = 44_100;
 
@@ -30,17 +31,6 @@ function testMix(seconds: number, { sampleRate = RATE, noise: withNoise = true, 
   const channel = (tones: number[]) =>
     Float32Array.from({ length }, (_, i) => offset + (withNoise ? 0.1 * noise() : 0) + tones.reduce((sum, f) => sum + 0.2 * Math.sin((2 * Math.PI * f * i) / sampleRate), 0));
   return { sampleRate, left: channel([110, 660, 5000]), right: channel([220, 1500, 9000]) };
-}
-
-/** Signal-to-distortion ratio in dB of `estimate` against `reference`. */
-function sdr(reference: ArrayLike<number>, estimate: ArrayLike<number>, from = 0, to = reference.length): number {
-  let signal = 0;
-  let error = 0;
-  for (let i = from; i < to; i++) {
-    signal += reference[i] ** 2;
-    error += (reference[i] - estimate[i]) ** 2;
-  }
-  return 10 * Math.log10(signal / error);
 }
 
 function maxAbsDifference(a: ArrayLike<number>, b: ArrayLike<number>, from = 0, to = a.length): number {

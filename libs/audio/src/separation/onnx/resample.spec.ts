@@ -1,4 +1,5 @@
 import { resample, Resampler } from './resample';
+import { sdr } from './testing/sdr';
 
 function tone(rate: number, seconds: number, frequencies: number[]): Float32Array {
   const out = new Float32Array(Math.round(rate * seconds));
@@ -6,17 +7,6 @@ function tone(rate: number, seconds: number, frequencies: number[]): Float32Arra
     for (const f of frequencies) out[i] += (0.9 / frequencies.length) * Math.sin((2 * Math.PI * f * i) / rate + f);
   }
   return out;
-}
-
-/** Signal-to-distortion ratio in dB of `estimate` against `reference` over [from, to). */
-function sdr(reference: Float32Array, estimate: Float32Array, from: number, to: number): number {
-  let signal = 0;
-  let error = 0;
-  for (let i = from; i < to; i++) {
-    signal += reference[i] ** 2;
-    error += (reference[i] - estimate[i]) ** 2;
-  }
-  return 10 * Math.log10(signal / error);
 }
 
 describe('Resampler', () => {
