@@ -1,1 +1,2 @@
 export { FastSeparator, createFastSeparator, type FastSeparatorOptions } from './fast-separator';
+export { separateFastStream, type StreamSeparationOptions, type StreamSeparationResult } from './stream-separator';
