@@ -4,7 +4,7 @@ import { chroma } from './chroma';
 import { describeTimbre } from './descriptors';
 import { spotifyFeatures, type SpotifyFeatures } from './features';
 import { estimateKey } from './key';
-import { measureLoudness } from './loudness';
+import { LoudnessMeter, measureLoudness, type LoudnessMeasurement } from './loudness';
 import { roundTo } from './math';
 import { estimateBeatsPerBar } from './meter';
 import { onsetEnvelope } from './onset';
@@ -31,8 +31,73 @@ export interface AudioAnalysis {
  * spectral peaks in back-to-back ~0.37 s windows (chroma → key; pitch stability).
  */
 export function analyzeAudio(audio: StereoAudio): AudioAnalysis {
-  const loudness = measureLoudness(audio);
   const mono: MonoSignal = { sampleRate: audio.sampleRate, samples: downmixToMono(audio) };
+  return analyzeParts(measureLoudness(audio), mono, audio.left.length / audio.sampleRate);
+}
+
+/** The longest stretch the tempo, key and timbre analyses read (whole songs up to this length). */
+export const ANALYSIS_EXCERPT_SECONDS = 480;
+/** The excerpt's cap in samples, so a high sample rate does not make it larger (8 min at 48 kHz). */
+const ANALYSIS_EXCERPT_MAX_SAMPLES = 480 * 48_000;
+
+/**
+ * The same analysis fed in chunks, with memory bounded whatever the length: loudness (integrated and
+ * range) and the duration cover the whole recording (LoudnessMeter keeps 8 bytes per 100 ms); tempo,
+ * key, meter and the timbre features read one contiguous excerpt of the mid channel of at most
+ * ANALYSIS_EXCERPT_SECONDS — the whole song when it is shorter (so a song's analysis is exactly
+ * analyzeAudio's), else the stretch centred on the middle of the expected length (a DJ mix's or live
+ * set's intro and outro are the least typical parts). The excerpt is at most 92 MB of float samples.
+ */
+export class StreamingAnalysis {
+  private readonly loudness: LoudnessMeter;
+  private readonly capacity: number;
+  private readonly excerptFrom: number;
+  private excerpt = new Float32Array(0);
+  private excerptFilled = 0;
+  private frames = 0;
+
+  constructor(
+    readonly sampleRate: number,
+    expectedFrames = 0,
+  ) {
+    this.loudness = new LoudnessMeter(sampleRate);
+    this.capacity = Math.min(Math.round(ANALYSIS_EXCERPT_SECONDS * sampleRate), ANALYSIS_EXCERPT_MAX_SAMPLES);
+    this.excerptFrom = expectedFrames > this.capacity ? Math.floor((expectedFrames - this.capacity) / 2) : 0;
+    if (expectedFrames > 0) this.reserve(Math.min(this.capacity, expectedFrames));
+  }
+
+  /** Frames pushed so far. */
+  get length(): number {
+    return this.frames;
+  }
+
+  push(chunk: StereoAudio): void {
+    const { left, right } = chunk;
+    this.loudness.push(left, right);
+    // The excerpt is contiguous and chunks come in order: the next sample it needs is never behind this chunk.
+    const from = this.excerptFrom + this.excerptFilled - this.frames;
+    const to = Math.min(left.length, from + this.capacity - this.excerptFilled);
+    if (from < to) {
+      this.reserve(this.excerptFilled + to - from);
+      for (let i = from; i < to; i++) this.excerpt[this.excerptFilled++] = 0.5 * (left[i] + right[i]);
+    }
+    this.frames += left.length;
+  }
+
+  private reserve(size: number): void {
+    if (size <= this.excerpt.length) return;
+    const grown = new Float32Array(Math.min(this.capacity, Math.max(size, 2 * this.excerpt.length)));
+    grown.set(this.excerpt.subarray(0, this.excerptFilled));
+    this.excerpt = grown;
+  }
+
+  finish(): AudioAnalysis {
+    const samples = this.excerpt.subarray(0, this.excerptFilled);
+    return analyzeParts(this.loudness.measure(), { sampleRate: this.sampleRate, samples }, this.frames / this.sampleRate);
+  }
+}
+
+function analyzeParts(loudness: LoudnessMeasurement, mono: MonoSignal, durationSeconds: number): AudioAnalysis {
   const signal = decimateToAnalysisRate(mono);
   const bands = bandEnergies(signal);
   const onsets = onsetEnvelope(bands);
@@ -46,7 +111,7 @@ export function analyzeAudio(audio: StereoAudio): AudioAnalysis {
     key,
     beatsPerBar: estimateBeatsPerBar(onsets, tempo),
     highFrequencyShare: highFrequencyShare(mono, signal),
-    durationSeconds: audio.left.length / audio.sampleRate,
+    durationSeconds,
   });
   return { bpm: tempo.bpm, key: key.name, loudnessLufs: roundTo(loudness.integratedLufs, 1), spotifyFeatures: features };
 }

@@ -23,8 +23,9 @@ export interface LoudnessMeasurement {
 }
 
 export function measureLoudness(audio: StereoAudio): LoudnessMeasurement {
-  const segments = kWeightedSegmentPowers(audio);
-  return { integratedLufs: integratedFromSegments(segments), rangeLu: loudnessRange(segments) };
+  const meter = new LoudnessMeter(audio.sampleRate);
+  meter.push(audio.left, audio.right);
+  return meter.measure();
 }
 
 function integratedFromSegments(segments: Float64Array): number {
@@ -113,23 +114,36 @@ function kWeightingHighPass(sampleRate: number): Biquad {
 }
 
 /**
- * Sum over both channels of the K-weighted signal's mean square in each whole 100 ms segment.
- * Both channels and both filter stages run in one loop (transposed direct form II): the four recursions are
- * independent, so the CPU overlaps them instead of waiting on one long dependency chain.
+ * Sum over both channels of the K-weighted signal's mean square in each whole 100 ms segment, fed in
+ * chunks of any size (the filter state and the open segment carry over), so a long recording is measured
+ * at 8 bytes per 100 ms. Both channels and both filter stages run in one loop (transposed direct form II):
+ * the four recursions are independent, so the CPU overlaps them instead of waiting on one long dependency chain.
  */
-function kWeightedSegmentPowers(audio: StereoAudio): Float64Array {
-  const { left, right } = audio;
-  const shelf = kWeightingShelf(audio.sampleRate);
-  const highPass = kWeightingHighPass(audio.sampleRate);
-  const segmentLength = Math.round(SEGMENT_SECONDS * audio.sampleRate);
-  const segments = new Float64Array(Math.floor(left.length / segmentLength));
-  const { b0: sb0, b1: sb1, b2: sb2, a1: sa1, a2: sa2 } = shelf;
-  const { b0: hb0, b1: hb1, b2: hb2, a1: ha1, a2: ha2 } = highPass;
-  let ls1 = 0, ls2 = 0, lh1 = 0, lh2 = 0, rs1 = 0, rs2 = 0, rh1 = 0, rh2 = 0; // prettier-ignore
-  for (let segment = 0; segment < segments.length; segment++) {
-    let sum = 0;
-    const end = (segment + 1) * segmentLength;
-    for (let i = segment * segmentLength; i < end; i++) {
+export class LoudnessMeter {
+  private readonly shelf: Biquad;
+  private readonly highPass: Biquad;
+  private readonly segmentLength: number;
+  private readonly state = new Float64Array(8);
+  private segments = new Float64Array(1024);
+  private segmentCount = 0;
+  private openSum = 0;
+  private openLength = 0;
+
+  constructor(sampleRate: number) {
+    this.shelf = kWeightingShelf(sampleRate);
+    this.highPass = kWeightingHighPass(sampleRate);
+    this.segmentLength = Math.round(SEGMENT_SECONDS * sampleRate);
+  }
+
+  push(left: Float32Array, right: Float32Array): void {
+    const { b0: sb0, b1: sb1, b2: sb2, a1: sa1, a2: sa2 } = this.shelf;
+    const { b0: hb0, b1: hb1, b2: hb2, a1: ha1, a2: ha2 } = this.highPass;
+    const state = this.state;
+    let [ls1, ls2, lh1, lh2, rs1, rs2, rh1, rh2] = state;
+    let sum = this.openSum;
+    let filled = this.openLength;
+    const segmentLength = this.segmentLength;
+    for (let i = 0; i < left.length; i++) {
       const lx = left[i];
       const ly = sb0 * lx + ls1;
       ls1 = sb1 * lx - sa1 * ly + ls2;
@@ -145,8 +159,29 @@ function kWeightedSegmentPowers(audio: StereoAudio): Float64Array {
       rh1 = hb1 * ry - ha1 * rz + rh2;
       rh2 = hb2 * ry - ha2 * rz;
       sum += lz * lz + rz * rz;
+      if (++filled === segmentLength) {
+        this.closeSegment(sum / segmentLength);
+        sum = 0;
+        filled = 0;
+      }
     }
-    segments[segment] = sum / segmentLength;
+    state.set([ls1, ls2, lh1, lh2, rs1, rs2, rh1, rh2]);
+    this.openSum = sum;
+    this.openLength = filled;
   }
-  return segments;
+
+  /** Integrated loudness and range of everything pushed (a trailing partial segment does not count). */
+  measure(): LoudnessMeasurement {
+    const segments = this.segments.subarray(0, this.segmentCount);
+    return { integratedLufs: integratedFromSegments(segments), rangeLu: loudnessRange(segments) };
+  }
+
+  private closeSegment(power: number): void {
+    if (this.segmentCount === this.segments.length) {
+      const grown = new Float64Array(2 * this.segments.length);
+      grown.set(this.segments);
+      this.segments = grown;
+    }
+    this.segments[this.segmentCount++] = power;
+  }
 }
