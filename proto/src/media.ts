@@ -9,6 +9,8 @@ export const MEDIA_SUBJECTS = {
   createProject: 'stemdeck.media.projects.create',
   listProjects: 'stemdeck.media.projects.list',
   getProject: 'stemdeck.media.projects.get',
+  renameProject: 'stemdeck.media.projects.rename',
+  deleteProject: 'stemdeck.media.projects.delete',
   projectAudio: 'stemdeck.media.projects.audio',
   projectAnalysis: 'stemdeck.media.projects.analysis',
   listStems: 'stemdeck.media.stems.list',
@@ -71,6 +73,11 @@ export const Project = z.object({
   /** The engine whose stems GET /stems returns; null until one has finished. */
   activeEngine: EngineName.nullable(),
   createdAt: z.string(),
+  /**
+   * The newest separation job per engine (reads of a project carry them), so a client that missed a live
+   * event can converge from the server's state.
+   */
+  jobs: z.lazy(() => z.array(SeparationJob)).optional(),
 });
 export type Project = z.infer<typeof Project>;
 
@@ -139,6 +146,22 @@ export type CreateProjectBody = z.infer<typeof CreateProjectBody>;
 export const CreateProjectRequest = CreateProjectBody.extend(owned);
 export const ProjectReply = replyOf(Project);
 
+/** PATCH /api/projects/:id: only the name can change. */
+export const PROJECT_NAME_MAX = 120;
+export const RenameProjectBody = z
+  .object({
+    name: z
+      .string({ required_error: 'Required', invalid_type_error: 'Must be text' })
+      .trim()
+      .min(1, 'The name cannot be empty')
+      .max(PROJECT_NAME_MAX, `The name can be at most ${PROJECT_NAME_MAX} characters`),
+  })
+  .strict();
+export type RenameProjectBody = z.infer<typeof RenameProjectBody>;
+export const RenameProjectRequest = RenameProjectBody.extend({ ...owned, projectId: z.string() });
+export type RenameProjectRequest = z.infer<typeof RenameProjectRequest>;
+export const DeleteProjectReply = replyOf(z.object({ id: z.string() }));
+
 export const ListProjectsRequest = z.object(owned);
 export const ListProjectsReply = replyOf(z.array(Project));
 
@@ -200,5 +223,10 @@ export const MediaEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stems_partial'), ownerId: z.string(), projectId: z.string(), engine: EngineName, seconds: z.number(), stems: z.array(Stem) }),
   z.object({ type: z.literal('stems_ready'), ownerId: z.string(), projectId: z.string(), engine: EngineName, stems: z.array(Stem) }),
   z.object({ type: z.literal('stems_failed'), ownerId: z.string(), projectId: z.string(), engine: EngineName, message: z.string() }),
+  /**
+   * A project and everything stored for it are gone. The owner's other tabs close it; a service that keeps
+   * its own records of a project (exports, mastering) subscribes to MEDIA_EVENTS_WILDCARD and removes them.
+   */
+  z.object({ type: z.literal('project_deleted'), ownerId: z.string(), projectId: z.string() }),
 ]);
 export type MediaEvent = z.infer<typeof MediaEvent>;

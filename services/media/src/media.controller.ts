@@ -7,11 +7,13 @@ import {
   ListProjectsRequest,
   MEDIA_SUBJECTS,
   ProjectRequest,
+  RenameProjectRequest,
   RequestSeparationRequest,
   StemRequest,
   UpdateStemRequest,
 } from '@stemdeck/proto';
 import { CreateProjectUseCase } from './projects/create-project.usecase';
+import { DeleteProjectUseCase } from './projects/delete-project.usecase';
 import { ProjectQueries } from './projects/project-queries';
 import { EngineRegistry } from './separation/engine-registry';
 import { RequestSeparationUseCase } from './separation/request-separation.usecase';
@@ -26,6 +28,7 @@ export class MediaController {
     private readonly queries: ProjectQueries,
     private readonly requestSeparation: RequestSeparationUseCase,
     private readonly engines: EngineRegistry,
+    private readonly deleteProject: DeleteProjectUseCase,
   ) {}
 
   @MessagePattern(MEDIA_SUBJECTS.ingestUpload)
@@ -49,6 +52,19 @@ export class MediaController {
   @MessagePattern(MEDIA_SUBJECTS.getProject)
   get(@Payload() payload: unknown) {
     return this.forProject(payload, (ownerId, projectId) => this.queries.get(ownerId, projectId));
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.renameProject)
+  rename(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId, name } = parseOrFail(RenameProjectRequest, payload);
+      return this.queries.rename(ownerId, projectId, name);
+    });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.deleteProject)
+  delete(@Payload() payload: unknown) {
+    return this.forProject(payload, (ownerId, projectId) => this.deleteProject.execute(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.projectAudio)

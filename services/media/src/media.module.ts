@@ -7,6 +7,7 @@ import { MEDIA_CONFIG } from './media-config.token';
 import { DecodedAudioCache } from './media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from './media-tools/media-tools.adapter';
 import { CreateProjectUseCase } from './projects/create-project.usecase';
+import { DeleteProjectUseCase } from './projects/delete-project.usecase';
 import { ProjectQueries } from './projects/project-queries';
 import { ProjectRepository } from './projects/project.repository';
 import { PROJECT_MODEL, ProjectSchema } from './projects/project.schema';
@@ -65,6 +66,7 @@ export class MediaModule implements OnApplicationShutdown {
         EngineRegistry,
         IngestUploadUseCase,
         CreateProjectUseCase,
+        DeleteProjectUseCase,
         ProjectQueries,
         RequestSeparationUseCase,
         RunSeparationUseCase,

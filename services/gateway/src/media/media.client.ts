@@ -3,6 +3,7 @@ import { NatsRpcClient } from '@stemdeck/platform';
 import {
   AnalysisReply,
   CreateProjectBody,
+  DeleteProjectReply,
   EngineName,
   IngestUploadReply,
   IngestUploadRequest,
@@ -12,6 +13,7 @@ import {
   MEDIA_SUBJECTS,
   ObjectLocationReply,
   ProjectReply,
+  RenameProjectBody,
   SeparationJobReply,
   StemReply,
   UpdateStemBody,
@@ -22,6 +24,7 @@ import { DomainError } from '../errors/domain-error';
 /** Ingest decodes and analyses the whole file; give long recordings time. */
 const INGEST_TIMEOUT_MS = 5 * 60_000;
 const QUERY_TIMEOUT_MS = 10_000;
+const DELETE_TIMEOUT_MS = 60_000;
 
 /**
  * The gateway's only way to the media service: one method per subject, replies validated against
@@ -45,6 +48,15 @@ export class MediaClient {
 
   getProject(ownerId: string, projectId: string) {
     return this.call(MEDIA_SUBJECTS.getProject, { ownerId, projectId }, ProjectReply);
+  }
+
+  renameProject(ownerId: string, projectId: string, body: RenameProjectBody) {
+    return this.call(MEDIA_SUBJECTS.renameProject, { ownerId, projectId, ...body }, ProjectReply);
+  }
+
+  /** Deleting removes many objects from storage: allow it more time than a read. */
+  deleteProject(ownerId: string, projectId: string) {
+    return this.call(MEDIA_SUBJECTS.deleteProject, { ownerId, projectId }, DeleteProjectReply, DELETE_TIMEOUT_MS);
   }
 
   projectAudio(ownerId: string, projectId: string) {

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Head, HttpCode, Param, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Head, HttpCode, Param, Patch, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import { CreateProjectBody, RequestSeparationBody, UpdateStemBody } from '@stemdeck/proto';
+import { CreateProjectBody, RenameProjectBody, RequestSeparationBody, UpdateStemBody } from '@stemdeck/proto';
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { parseInput } from '../http-input';
@@ -29,6 +29,19 @@ export class ProjectsController {
   @Get('projects/:id')
   getProject(@Req() req: Request, @Param('id') id: string) {
     return this.media.getProject(currentUser(req).id, id);
+  }
+
+  /** Renames a project: the name is trimmed and must be 1–120 characters (400 says which rule failed). */
+  @Patch('projects/:id')
+  renameProject(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
+    return this.media.renameProject(currentUser(req).id, id, parseInput(RenameProjectBody, body));
+  }
+
+  /** Deletes a project with its stems, jobs and every stored object; 204 when done. */
+  @Delete('projects/:id')
+  @HttpCode(204)
+  async deleteProject(@Req() req: Request, @Param('id') id: string): Promise<void> {
+    await this.media.deleteProject(currentUser(req).id, id);
   }
 
   @Get('projects/:id/stems')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { ObjectLocation, Project, SpotifyFeatures, Stem, UpdateStemBody } from '@stemdeck/proto';
+import { SeparationJobRepository, toSeparationJob } from '../separation/separation-job.repository';
 import { StemRepository, toStem } from '../stems/stem.repository';
 import { ProjectRepository, toProject } from './project.repository';
 import type { ProjectDocument } from './project.schema';
@@ -17,14 +18,26 @@ export class ProjectQueries {
   constructor(
     private readonly projects: ProjectRepository,
     private readonly stems: StemRepository,
+    private readonly jobs: SeparationJobRepository,
   ) {}
 
+  /** The owner's projects, newest first, each with its newest job per engine (the library shows their state). */
   async list(ownerId: string): Promise<Project[]> {
-    return (await this.projects.listOwned(ownerId)).map(toProject);
+    const projects = await this.projects.listOwned(ownerId);
+    const jobs = await this.jobs.latestPerEngine(ownerId, projects.map((p) => p._id));
+    return projects.map((p) => toProject(p, (jobs.get(p._id) ?? []).map(toSeparationJob)));
   }
 
   async get(ownerId: string, projectId: string): Promise<Project> {
-    return toProject(await this.owned(ownerId, projectId));
+    const project = await this.owned(ownerId, projectId);
+    const jobs = await this.jobs.latestPerEngine(ownerId, [projectId]);
+    return toProject(project, (jobs.get(projectId) ?? []).map(toSeparationJob));
+  }
+
+  async rename(ownerId: string, projectId: string, name: string): Promise<Project> {
+    const project = await this.projects.renameOwned(ownerId, projectId, name);
+    if (!project) throw new RpcFailure(404, NOT_FOUND);
+    return toProject(project);
   }
 
   /** The active engine's stems; empty until the first separation has finished. */

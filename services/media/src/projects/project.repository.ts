@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { EngineName, Project } from '@stemdeck/proto';
+import type { EngineName, Project, SeparationJob } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
 import { PROJECT_MODEL, ProjectDocument } from './project.schema';
 
-export const toProject = (doc: ProjectDocument): Project => ({
+export const toProject = (doc: ProjectDocument, jobs?: SeparationJob[]): Project => ({
   id: doc._id,
   name: doc.name,
   originalFile: doc.originalFile,
@@ -14,6 +14,7 @@ export const toProject = (doc: ProjectDocument): Project => ({
   source: doc.source,
   activeEngine: doc.activeEngine,
   createdAt: doc.createdAt.toISOString(),
+  ...(jobs ? { jobs } : {}),
 });
 
 /** Projects are owner-scoped: every query carries the owner id, so another user's project is simply absent. */
@@ -36,6 +37,10 @@ export class ProjectRepository {
 
   async setActiveEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
     await this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec();
+  }
+
+  renameOwned(ownerId: string, projectId: string, name: string): Promise<ProjectDocument | null> {
+    return this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { name } }, { new: true }).lean<ProjectDocument>().exec();
   }
 
   async deleteOwned(ownerId: string, projectId: string): Promise<void> {

@@ -52,6 +52,23 @@ export class SeparationJobRepository {
     await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec();
   }
 
+  /** The newest job per engine of each of the owner's given projects, newest first. */
+  async latestPerEngine(ownerId: string, projectIds: string[]): Promise<Map<string, SeparationJobDocument[]>> {
+    const latest = new Map<string, SeparationJobDocument[]>();
+    if (projectIds.length === 0) return latest;
+    const docs = await this.jobs
+      .find({ ownerId, projectId: { $in: projectIds } })
+      .sort({ createdAt: -1 })
+      .lean<SeparationJobDocument[]>()
+      .exec();
+    for (const doc of docs) {
+      const forProject = latest.get(doc.projectId) ?? [];
+      if (!forProject.some((job) => job.engine === doc.engine)) forProject.push(doc);
+      latest.set(doc.projectId, forProject);
+    }
+    return latest;
+  }
+
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
     await this.jobs.deleteMany({ ownerId, projectId }).exec();
   }

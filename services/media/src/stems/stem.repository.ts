@@ -56,6 +56,11 @@ export class StemRepository {
     return docs.sort((a, b) => typeOrder(a.type) - typeOrder(b.type));
   }
 
+  /** Every stem document of a project, all engines (the project is being deleted). */
+  async deleteForProject(ownerId: string, projectId: string): Promise<void> {
+    await this.stems.deleteMany({ ownerId, projectId }).exec();
+  }
+
   async deleteForEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
     await this.stems.deleteMany({ ownerId, projectId, engine }).exec();
   }
