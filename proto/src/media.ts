@@ -108,7 +108,7 @@ export type SeparationJob = z.infer<typeof SeparationJob>;
 export const EngineInfo = z.object({
   engine: EngineName,
   available: z.boolean(),
-  /** Why an engine is unavailable (e.g. "engine not installed: set STEM_MODEL_HYBRID"). */
+  /** Why an engine is unavailable, in words for users (e.g. "High-quality engine not installed on this server"). */
   reason: z.string().nullable(),
   quality: z.string(),
 });

@@ -16,6 +16,9 @@ const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 
   quality: 'STEM_MODEL_QUALITY',
 };
 
+/** What users read about a missing engine; how to install one is for operators (README, logs). */
+const notInstalled = (engine: EngineName): string => `${engine === 'hybrid' ? 'Hybrid' : 'High-quality'} engine not installed on this server`;
+
 /**
  * The three engines of the product. `fast` is our own DSP and always present; `hybrid` and `quality` run
  * HTDemucs-class ONNX models whose files come from config (a path, or `s3:<key>` in our bucket). An
@@ -38,7 +41,8 @@ export class EngineRegistry implements OnModuleInit {
       const variable = MODEL_VARIABLE[engine];
       const configured = this.config[variable];
       if (!configured) {
-        this.unavailable.set(engine, `${engine} engine not installed: set ${variable} to an HTDemucs-class ONNX model`);
+        this.unavailable.set(engine, notInstalled(engine));
+        this.logger.warn(`${engine} engine not installed: set ${variable} to an HTDemucs-class ONNX model`);
         continue;
       }
       try {
@@ -52,8 +56,8 @@ export class EngineRegistry implements OnModuleInit {
         this.separators.set(engine, separator);
         this.logger.log(`${engine} engine: ${modelPath}`);
       } catch (error) {
-        this.unavailable.set(engine, `${engine} engine not installed: ${variable} (${configured}) ${(error as Error).message}`);
-        this.logger.warn(this.unavailable.get(engine));
+        this.unavailable.set(engine, notInstalled(engine));
+        this.logger.warn(`${engine} engine not installed: ${variable} (${configured}) ${(error as Error).message}`);
       }
     }
   }
