@@ -10,6 +10,8 @@ export const api = createApi({
   reducerPath: 'api',
   baseQuery: studioBaseQuery,
   keepUnusedDataFor: 300,
+  // The project library is refetched whenever a project is added, renamed, deleted or finishes separating.
+  tagTypes: ['Projects'],
   refetchOnFocus: false,
   refetchOnReconnect: false,
   refetchOnMountOrArgChange: false,

@@ -35,6 +35,11 @@ export const projectSlice = createSlice({
       state.jobs = {};
       state.decodedVersion = 0;
     },
+    /** The open project was deleted (here or in another tab): the studio goes back to empty. */
+    projectClosed: () => initialState,
+    projectRenamed: (state, action: PayloadAction<{ id: string; name: string }>) => {
+      if (state.project?.id === action.payload.id) state.project.name = action.payload.name;
+    },
     stemsLoaded: (state, action: PayloadAction<{ stems: MixerStem[]; partialSeconds: number | null }>) => {
       // Progressive → whole keeps the mix the user set meanwhile (same stem ids).
       const previous = new Map(state.stems.map((stem) => [stem.id, stem]));
@@ -67,7 +72,7 @@ export const projectSlice = createSlice({
   },
 });
 
-export const { projectOpened, stemsLoaded, stemsDecoded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
+export const { projectOpened, projectClosed, projectRenamed, stemsLoaded, stemsDecoded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
 
 /** Reset (seed 000 §2 "Reset", made real): 0 dB, unmuted, unsoloed. */
 export const RESET_MIX: Required<StemChanges> = { volume: 0, muted: false, soloed: false };

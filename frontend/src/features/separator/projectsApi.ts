@@ -7,6 +7,15 @@ import type { StemChanges } from './projectSlice';
 export const projectsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getProject: build.query<Project, string>({ query: (projectId) => `projects/${encodeURIComponent(projectId)}` }),
+    listProjects: build.query<Project[], void>({ query: () => 'projects', providesTags: ['Projects'] }),
+    renameProject: build.mutation<Project, { id: string; name: string }>({
+      query: ({ id, name }) => ({ url: `projects/${encodeURIComponent(id)}`, method: 'PATCH', body: { name } }),
+      invalidatesTags: ['Projects'],
+    }),
+    deleteProject: build.mutation<void, string>({
+      query: (id) => ({ url: `projects/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['Projects'],
+    }),
     listEngines: build.query<EngineInfo[], void>({ query: () => 'engines' }),
     projectStems: build.query<MixerStem[], string>({
       query: (projectId) => `projects/${encodeURIComponent(projectId)}/stems`,
@@ -21,4 +30,4 @@ export const projectsApi = api.injectEndpoints({
   }),
 });
 
-export const { useListEnginesQuery } = projectsApi;
+export const { useListEnginesQuery, useListProjectsQuery, useRenameProjectMutation, useDeleteProjectMutation } = projectsApi;

@@ -4,19 +4,36 @@ import { PlayerError, type StemPlayer } from '../../audio/stemPlayer';
 import { MARKS } from '../../lib/marks';
 import { toaster } from '../../ui/toaster';
 import type { LiveChannel } from '../live/useLiveConnection';
+import { api } from '../../api/api';
 import { fileLoaded, playerSynced } from '../transport/transportSlice';
-import { jobFailed, jobFinished, jobProgressed, projectOpened, RESET_MIX, stemChanged, stemsDecoded, stemsLoaded, type StemChanges } from './projectSlice';
+import { planConvergence } from './converge';
+import {
+  jobFailed,
+  jobFinished,
+  jobProgressed,
+  projectClosed,
+  projectOpened,
+  projectRenamed,
+  RESET_MIX,
+  stemChanged,
+  stemsDecoded,
+  stemsLoaded,
+  type StemChanges,
+} from './projectSlice';
 import { projectsApi } from './projectsApi';
 import { normalizeStems, type MixerStem } from './stems';
 
 /** Mixer saves wait this long after the last change to a stem (last write wins). */
 export const SAVE_DEBOUNCE_MS = 300;
 const POSITION_REPORT_MS = 50;
+/** While a separation runs and no live event has come for this long, the server's state is fetched instead. */
+export const QUIET_POLL_MS = 3000;
+const POLL_TICK_MS = 1000;
 
 /** `stem_update` from another socket of this user, unchecked: fields of the wrong type are ignored. */
 type RemoteStemChange = { stemId?: unknown; volume?: unknown; muted?: unknown; soloed?: unknown };
 
-const MEDIA_EVENT_TYPES = new Set(['stems_progress', 'stems_partial', 'stems_ready', 'stems_failed']);
+const MEDIA_EVENT_TYPES = new Set(['stems_progress', 'stems_partial', 'stems_ready', 'stems_failed', 'project_deleted']);
 
 /** Media events as the gateway relays them (without the owner id). */
 type WithoutOwner<E> = E extends unknown ? Omit<E, 'ownerId'> : never;
@@ -53,6 +70,11 @@ export class StudioProjectController {
   private readonly unsubscribe: Array<() => void> = [];
   /** Events for projects not open (yet): an upload's first stems can beat its HTTP answer to the browser. */
   private readonly early: LiveEvent[] = [];
+  /** When the last live event (or server read) about the open project came: polling starts after a quiet spell. */
+  private lastHeard = 0;
+  private converging: Promise<void> | null = null;
+  /** A reprocess request in flight: its job state is not settled on the server yet, so no convergence meanwhile. */
+  private requesting = 0;
 
   constructor(
     private readonly dispatch: AppDispatch,
@@ -72,10 +94,12 @@ export class StudioProjectController {
         this.dispatch(playerSynced({ position, status }));
       }),
     );
+    const poll = setInterval(() => this.pollIfQuiet(), POLL_TICK_MS);
+    this.unsubscribe.push(() => clearInterval(poll));
     if (this.live) {
       this.unsubscribe.push(
         this.live.subscribe((message) => {
-          if (message.type === 'welcome') void this.resync();
+          if (message.type === 'welcome') void this.converge();
           else if (message.type === 'stem_update') this.applyRemoteChange(message as RemoteStemChange);
           else if (MEDIA_EVENT_TYPES.has(message.type)) this.onLive(message as unknown as LiveEvent);
         }),
@@ -113,27 +137,78 @@ export class StudioProjectController {
     const early = this.early.filter((event) => event.projectId === project.id);
     this.early.length = 0;
     for (const event of early) this.onLive(event);
-    if (!project.activeEngine || this.getState().project.stems.length) return;
-    await this.loadStoredStems(project.id);
+    this.lastHeard = performance.now();
+    await this.applyServerState(project);
+    // The answer that opened it may already be old: events sent before this page listened are lost.
+    await this.converge();
   }
 
-  /** The project's active stems from the server, unless live events have loaded stems meanwhile. */
-  private async loadStoredStems(projectId: string): Promise<void> {
-    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate(projectId, { forceRefetch: true })).unwrap().catch(() => []);
-    const now = this.getState().project;
-    if (now.project?.id !== projectId || (now.stems.length && now.partialSeconds === null)) return;
-    if (stems.length) await this.loadStems(projectId, stems, null);
+  /** Closes the open project (it was deleted): nothing loaded, nothing remembered. */
+  close(projectId: string): void {
+    if (this.getState().project.project?.id !== projectId) return;
+    this.player.unload();
+    this.dispatch(projectClosed());
+    this.dispatch(fileLoaded(null));
+    rememberOpenProject(null);
+  }
+
+  /** A new name for the open project (the library renamed it). */
+  renamed(projectId: string, name: string): void {
+    this.dispatch(projectRenamed({ id: projectId, name }));
   }
 
   /**
-   * After the live connection (re)opens: events may have been missed while it was down. Stems still
-   * partial, or none yet, are looked up again.
+   * Brings the studio to the server's state of the open project: its active stems (when those here are
+   * missing, partial or another engine's) and its jobs. Runs after opening, on every (re)connect of the
+   * live connection, and while a job runs without events; concurrent calls share one read.
    */
-  private async resync(): Promise<void> {
-    const { project, stems, partialSeconds } = this.getState().project;
-    if (!project || (stems.length && partialSeconds === null)) return;
-    const fresh = await this.dispatch(projectsApi.endpoints.getProject.initiate(project.id, { forceRefetch: true })).unwrap().catch(() => null);
-    if (fresh?.activeEngine) await this.loadStoredStems(project.id);
+  converge(): Promise<void> {
+    this.converging ??= this.readServerState().finally(() => (this.converging = null));
+    return this.converging;
+  }
+
+  private async readServerState(): Promise<void> {
+    const open = this.getState().project.project;
+    if (!open) return;
+    const fresh = await this.dispatch(projectsApi.endpoints.getProject.initiate(open.id, { forceRefetch: true }))
+      .unwrap()
+      .catch((error: { status?: unknown }) => (error.status === 404 ? 'gone' : null));
+    if (fresh === 'gone') return this.close(open.id);
+    if (!fresh || this.requesting) return;
+    this.lastHeard = performance.now();
+    await this.applyServerState(fresh);
+  }
+
+  private async applyServerState(server: Project): Promise<void> {
+    const plan = planConvergence(server, this.getState().project);
+    for (const job of plan.running) this.dispatch(jobProgressed(job));
+    for (const engine of plan.finished) this.dispatch(jobFinished({ engine }));
+    for (const { engine, message } of plan.failed) {
+      this.dispatch(jobFailed({ engine, message }));
+      toaster.create({ title: 'Stem separation failed', description: message, type: 'error' });
+    }
+    if (plan.finished.length || plan.failed.length) this.dispatch(api.util.invalidateTags(['Projects']));
+    if (plan.loadStems) await this.loadStoredStems(server.id, server.activeEngine);
+  }
+
+  /** A job runs but its events stopped coming (socket down, events missed): ask the server instead. */
+  private pollIfQuiet(): void {
+    const { project, jobs } = this.getState().project;
+    if (!project || !Object.values(jobs).some((job) => job?.status === 'running')) return;
+    if (performance.now() - this.lastHeard < QUIET_POLL_MS) return;
+    this.lastHeard = performance.now();
+    void this.converge();
+  }
+
+  /** The project's active stems from the server, unless whole stems of that engine have loaded meanwhile. */
+  private async loadStoredStems(projectId: string, engine: EngineName | null): Promise<void> {
+    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate(projectId, { forceRefetch: true })).unwrap().catch(() => []);
+    const now = this.getState().project;
+    if (now.project?.id !== projectId) return;
+    if (now.stems.length && now.partialSeconds === null && now.stems[0]?.engine === engine) return;
+    if (!stems.length) return;
+    if (engine) this.dispatch(jobFinished({ engine }));
+    await this.loadStems(projectId, stems, null);
   }
 
   /** A mixer change made in another tab of this user: applied here too (not saved or sent again). */
@@ -174,13 +249,17 @@ export class StudioProjectController {
     const project = this.getState().project.project;
     if (!project) return;
     this.dispatch(jobProgressed({ engine, progress: 0 }));
+    this.lastHeard = performance.now();
+    this.requesting++;
     try {
       const job = await this.dispatch(projectsApi.endpoints.separate.initiate({ projectId: project.id, engine })).unwrap();
       if (job.status === 'failed') this.dispatch(jobFailed({ engine, message: job.error ?? 'Stem separation failed' }));
     } catch (error) {
-      const message = (error as { message?: string }).message ?? 'Stem separation failed';
+      const message = serverMessage(error) ?? 'Stem separation failed';
       this.dispatch(jobFailed({ engine, message }));
       toaster.create({ title: 'Reprocess failed', description: message, type: 'error' });
+    } finally {
+      this.requesting--;
     }
   }
 
@@ -190,11 +269,17 @@ export class StudioProjectController {
 
   private onLive(event: LiveEvent): void {
     const project = this.getState().project;
+    if (event.type === 'project_deleted') {
+      this.dispatch(api.util.invalidateTags(['Projects']));
+      return this.close(event.projectId);
+    }
+    if (event.type === 'stems_ready' || event.type === 'stems_failed') this.dispatch(api.util.invalidateTags(['Projects']));
     if (event.projectId !== project.project?.id) {
       this.early.push(event);
       if (this.early.length > 32) this.early.shift();
       return;
     }
+    this.lastHeard = performance.now();
     switch (event.type) {
       case 'stems_progress':
         if (event.progress < 1) this.dispatch(jobProgressed({ engine: event.engine, progress: event.progress }));
@@ -232,4 +317,13 @@ export class StudioProjectController {
       }
     }
   }
+}
+
+/** The server's own words from an API error ({message} in its JSON body), not the status line. */
+export function serverMessage(error: unknown): string | null {
+  const data = (error as { data?: unknown } | null)?.data;
+  const message = data && typeof data === 'object' ? (data as { message?: unknown }).message : undefined;
+  if (typeof message === 'string' && message) return message;
+  const fallback = (error as { message?: unknown } | null)?.message;
+  return typeof fallback === 'string' && fallback ? fallback : null;
 }

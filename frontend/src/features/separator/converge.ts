@@ -1,0 +1,43 @@
+import type { EngineName, Project } from '../../api/mediaTypes';
+import type { ProjectState } from './projectSlice';
+
+/** What the studio must change to match the server's state of the open project. */
+export interface ConvergePlan {
+  /** Fetch and load the server's active stems: the ones here are missing, only the first seconds, or another engine's. */
+  loadStems: boolean;
+  running: Array<{ engine: EngineName; progress: number }>;
+  finished: EngineName[];
+  failed: Array<{ engine: EngineName; message: string }>;
+}
+
+const NOTHING: ConvergePlan = { loadStems: false, running: [], finished: [], failed: [] };
+
+/**
+ * Compares the server's project (with its newest job per engine) with what the studio shows. Live events
+ * can be missed — a socket that was down, an event sent before the page subscribed — so the studio runs
+ * this after opening a project, on every (re)connect and while a job runs without events; the plan never
+ * undoes progress the studio already shows.
+ */
+export function planConvergence(
+  server: Pick<Project, 'id' | 'activeEngine' | 'jobs'>,
+  local: Pick<ProjectState, 'project' | 'stems' | 'partialSeconds' | 'jobs'>,
+): ConvergePlan {
+  if (local.project?.id !== server.id) return NOTHING;
+  const loadedEngine = local.stems[0]?.engine ?? null;
+  const loadStems =
+    server.activeEngine !== null &&
+    (local.stems.length === 0 || local.partialSeconds !== null || (loadedEngine !== null && loadedEngine !== server.activeEngine));
+  const plan: ConvergePlan = { loadStems, running: [], finished: [], failed: [] };
+  for (const job of server.jobs ?? []) {
+    const here = local.jobs[job.engine];
+    if (job.status === 'queued' || job.status === 'processing') {
+      // A failure shown here stays; whole stems of that engine mean the job just finished (its record lags).
+      if (here?.status === 'failed' || (loadedEngine === job.engine && local.partialSeconds === null)) continue;
+      plan.running.push({ engine: job.engine, progress: Math.max(job.progress, here?.status === 'running' ? here.progress : 0) });
+    } else if (here?.status === 'running') {
+      if (job.status === 'completed') plan.finished.push(job.engine);
+      else plan.failed.push({ engine: job.engine, message: job.error ?? 'Stem separation failed' });
+    }
+  }
+  return plan;
+}
