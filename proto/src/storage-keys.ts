@@ -9,5 +9,8 @@ export const originalKey = (ownerId: string, projectId: string): string => `${pr
 export const extractedAudioKey = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}audio.flac`;
 export const stemsPrefix = (ownerId: string, projectId: string, engine: EngineName): string =>
   `${projectPrefix(ownerId, projectId)}stems/${engine}/`;
+/** Stems are stored losslessly as 24-bit FLAC (stems written before that are WAV and keep their .wav keys). */
 export const stemKey = (ownerId: string, projectId: string, engine: EngineName, type: StemType): string =>
-  `${stemsPrefix(ownerId, projectId, engine)}${type}.wav`;
+  `${stemsPrefix(ownerId, projectId, engine)}${type}.flac`;
+/** The content type a stem object is served with, from its key's extension. */
+export const stemContentType = (objectKey: string): string => (objectKey.endsWith('.wav') ? 'audio/wav' : 'audio/flac');

@@ -3,11 +3,14 @@ import type { StereoAudio } from '@stemdeck/audio';
 
 const MAX_ENTRIES = 2;
 const MAX_AGE_MS = 60_000;
+/** Only songs up to this long are kept (≤ 106 MB each at 44.1 kHz); longer recordings are streamed again by the job. */
+export const CACHED_AUDIO_MAX_SECONDS = 300;
 
 /**
  * Keeps the last decoded uploads for a minute so the separation job that ingest queues, when this same
  * replica picks it up (the usual case), starts separating at once instead of decoding the file again.
- * Another replica simply decodes; the cache is an optimisation, never a source of truth.
+ * Another replica simply decodes; the cache is an optimisation, never a source of truth, and it never
+ * holds a long recording (memory must not grow with the file's length).
  */
 @Injectable()
 export class DecodedAudioCache {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { decodeAudio, MediaProbe, probeMedia, StereoAudio } from '@stemdeck/audio';
+import { decodeAudioStream, FlacStreamEncoder, MediaProbe, probeMedia, StereoAudio } from '@stemdeck/audio';
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 
@@ -35,8 +35,14 @@ export class MediaToolsAdapter {
     return probeMedia(input);
   }
 
-  decode(input: string, probe?: MediaProbe): Promise<StereoAudio> {
-    return decodeAudio(input, { probe });
+  /** The audio as planar float chunks of about a second, decoded as they are read (see decodeAudioStream). */
+  decodeStream(input: string, probe?: MediaProbe): AsyncGenerator<StereoAudio> {
+    return decodeAudioStream(input, { probe });
+  }
+
+  /** A 24-bit FLAC encoder fed stem samples as they are separated (one ffmpeg per stem). */
+  flacEncoder(sampleRate: number): FlacStreamEncoder {
+    return new FlacStreamEncoder(sampleRate);
   }
 
   /** The first audio track of a video, losslessly compressed as FLAC, streamed out of ffmpeg. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { ObjectLocation, Project, SpotifyFeatures, Stem, UpdateStemBody } from '@stemdeck/proto';
+import { stemContentType } from '@stemdeck/proto';
 import { SeparationJobRepository, toSeparationJob } from '../separation/separation-job.repository';
 import { StemRepository, toStem } from '../stems/stem.repository';
 import { ProjectRepository, toProject } from './project.repository';
@@ -63,7 +64,7 @@ export class ProjectQueries {
   async stemAudioOf(ownerId: string, stemId: string): Promise<ObjectLocation> {
     const stem = await this.stems.findOwned(ownerId, stemId);
     if (!stem) throw new RpcFailure(404, STEM_NOT_FOUND);
-    return { objectKey: stem.objectKey, contentType: 'audio/wav', fileName: `${stem.type}.wav` };
+    return { objectKey: stem.objectKey, contentType: stemContentType(stem.objectKey), fileName: `${stem.type}${stem.objectKey.slice(stem.objectKey.lastIndexOf('.'))}` };
   }
 
   async updateStem(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<Stem> {

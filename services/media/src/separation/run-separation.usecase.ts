@@ -1,32 +1,57 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { encodeWav, STEM_TYPES, StemSet, type StereoAudio } from '@stemdeck/audio';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { chunksOf, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import type { SeparationJobMessage } from '@stemdeck/proto';
+import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
+import { stemKey, stemsPrefix } from '@stemdeck/proto';
+import type { MediaConfig } from '../config';
+import { MEDIA_CONFIG } from '../media-config.token';
 import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository } from '../projects/project.repository';
 import { StemRepository, toStem } from '../stems/stem.repository';
-import { stemKey, stemsPrefix } from '@stemdeck/proto';
 import { ENGINE_QUALITY, EngineRegistry } from './engine-registry';
 import { MediaEventsPublisher } from './media-events.publisher';
 import { SeparationJobRepository } from './separation-job.repository';
 import type { SeparationOutcome, SeparationWorkItem } from './separation-queue';
+import { StemWriter } from './stem-writer';
 
 const PROGRESS_EVENT_MS = 250;
 const PROGRESS_STORE_MS = 1000;
+/** While separating, how often the job looks whether its project was deleted (then it stops and cleans up). */
+const PROJECT_CHECK_MS = 2000;
 /** Progressive stems: songs at least twice this long get their first seconds separated and stored first. */
 export const PROGRESSIVE_HEAD_SECONDS = 5;
+/** Frames handed to the encoders at a time when an engine returns whole stems. */
+const WRITE_CHUNK_FRAMES = 65_536;
 
-/** The first `seconds` of a recording, copied (worker threads receive their own buffers). */
-const headOf = (audio: StereoAudio, seconds: number): StereoAudio => {
-  const frames = Math.min(audio.left.length, Math.round(seconds * audio.sampleRate));
-  return { sampleRate: audio.sampleRate, left: audio.left.slice(0, frames), right: audio.right.slice(0, frames) };
-};
+export const SEPARATION_FAILED = 'Stem separation failed';
+export const gaveUpMessage = (attempts: number) =>
+  `Stem separation failed: the server stopped while processing this file ${attempts} times, so it was given up. The file may be damaged.`;
+
+/** The project was deleted while its stems were being made: stop, and leave nothing behind. */
+class ProjectGone extends Error {
+  constructor() {
+    super('the project was deleted during separation');
+  }
+}
+
+/** Where the mixture comes from: chunks of a decode (or of the ingest's cached samples) and the expected length. */
+interface MixtureSource {
+  chunks: AsyncIterable<StereoAudio>;
+  expectedFrames: number;
+}
 
 /**
- * One delivery of a separation job: decode the project's audio, run the engine, store the four stems,
- * then mark the job done. Idempotent: stems have deterministic keys and ids, so a redelivered job
- * overwrites rather than duplicates, and a job already completed is acknowledged without work.
+ * One delivery of a separation job: stream the project's audio through the engine and the stems into
+ * storage, then mark the job done. Memory does not grow with the song: the audio is decoded in chunks,
+ * the fast engine separates segment by segment, and each stem is encoded to 24-bit FLAC and uploaded
+ * as it is produced (the ONNX engines still hold the whole song; see the README). Idempotent: stems
+ * have deterministic keys and ids, so a redelivered job overwrites rather than duplicates, and a job
+ * already completed is acknowledged without work.
+ *
+ * Deliveries are bounded: JetStream delivers a job once more than the attempts allowed; that extra
+ * delivery only happens when every attempt died without answering (a crash or an out-of-memory kill
+ * on this file), and it marks the job failed without running it, so a poison file never loops.
  *
  * Progressive: the first time an engine separates a song, its first seconds are separated and stored
  * at the stems' own keys before the rest (`stems_partial`), so playback can start while the whole song
@@ -45,6 +70,7 @@ export class RunSeparationUseCase {
     private readonly tools: MediaToolsAdapter,
     private readonly events: MediaEventsPublisher,
     private readonly decoded: DecodedAudioCache,
+    @Inject(MEDIA_CONFIG) private readonly config: Pick<MediaConfig, 'SEPARATION_MAX_DELIVER'>,
   ) {}
 
   async execute(item: SeparationWorkItem): Promise<SeparationOutcome> {
@@ -52,29 +78,39 @@ export class RunSeparationUseCase {
     const job = await this.jobs.findOwned(ownerId, jobId);
     if (!job) return 'give-up';
     if (job.status === 'completed' || job.status === 'failed') return 'done';
+    const attempts = this.config.SEPARATION_MAX_DELIVER;
+    if (item.deliveryCount > attempts) {
+      this.logger.error(`job ${jobId} (${engine}): every one of ${attempts} attempts died without answering; marking it failed`);
+      await this.giveUp(item.payload, `the media service stopped during each of ${attempts} attempts`, gaveUpMessage(attempts));
+      return 'give-up';
+    }
     const project = await this.projects.findOwned(ownerId, projectId);
     if (!project?.audioKey) {
       await this.jobs.finish(ownerId, jobId, 'failed', 'project or its audio no longer exists');
+      await this.removeStems(item.payload).catch(() => undefined);
       return 'done';
     }
     try {
       await this.jobs.markProcessing(ownerId, jobId);
       this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: 0 });
-      const separator = this.engines.get(engine);
+      this.engines.get(engine);
       const started = Date.now();
-      const mixture = this.decoded.take(project.audioKey) ?? (await this.tools.decode(await this.storage.presignedReadUrl(project.audioKey)));
-      const decodedAt = Date.now();
+      let source = await this.openSource(project.audioKey);
       item.heartbeat();
-      const headMs = await this.separateHead(item.payload, mixture);
+      let headMs: number | null = null;
+      if (project.duration >= 2 * PROGRESSIVE_HEAD_SECONDS && (await this.stems.listOwned(ownerId, projectId, engine)).length === 0) {
+        const head = await takeHead(source, PROGRESSIVE_HEAD_SECONDS);
+        source = head.source;
+        headMs = await this.separateHead(item.payload, head.audio);
+      }
       const headAt = Date.now();
-      const report = this.progressReporter(item, 0.9);
-      const stems = await separator.separate(mixture, ({ fraction }) => report(fraction));
-      const separatedAt = Date.now();
-      await this.store(item.payload, stems);
+      const frames = await this.separateAll(item, source);
       this.logger.log(
-        `job ${jobId} ${engine}: ${(mixture.left.length / mixture.sampleRate).toFixed(1)} s of audio; decode ${decodedAt - started} ms, ` +
-          `${headMs === null ? '' : `first seconds ${headMs} ms, `}separate ${separatedAt - headAt} ms, store ${Date.now() - separatedAt} ms`,
+        `job ${jobId} ${engine}: ${(frames.count / frames.sampleRate).toFixed(1)} s of audio; ` +
+          `${headMs === null ? '' : `first seconds ${headMs} ms, `}decode, separate and store ${Date.now() - headAt} ms (total ${Date.now() - started} ms)`,
       );
+      // Deleted while the last stems were being stored: what was just written must not outlive it.
+      if (!(await this.projects.findOwned(ownerId, projectId))) throw new ProjectGone();
       await this.jobs.finish(ownerId, jobId, 'completed');
       await this.projects.setActiveEngine(ownerId, projectId, engine);
       const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
@@ -82,46 +118,119 @@ export class RunSeparationUseCase {
       this.events.publish({ type: 'stems_ready', ownerId, projectId, engine, stems: stored });
       return 'done';
     } catch (error) {
+      if (error instanceof ProjectGone) {
+        this.logger.log(`job ${jobId} (${engine}): project ${projectId} was deleted; removing what the job wrote`);
+        await this.removeStems(item.payload);
+        await this.jobs.finish(ownerId, jobId, 'failed', error.message);
+        return 'done';
+      }
       const message = (error as Error).message;
-      this.logger.warn(`job ${jobId} (${engine}) attempt ${item.deliveryCount} failed: ${message}`);
-      if (!item.isLastAttempt) return 'retry';
-      await this.jobs.finish(ownerId, jobId, 'failed', message);
-      await this.removeStems(item.payload).catch(() => undefined);
-      this.events.publish({ type: 'stems_failed', ownerId, projectId, engine, message: 'Stem separation failed' });
+      this.logger.warn(`job ${jobId} (${engine}) attempt ${item.deliveryCount} of ${attempts} failed: ${message}`);
+      if (item.deliveryCount < attempts) return 'retry';
+      await this.giveUp(item.payload, message, SEPARATION_FAILED);
       return 'give-up';
     }
   }
 
+  /** The job failed for good: the reason is stored on the job, the partial stems go, the owner is told. */
+  private async giveUp(payload: SeparationJobMessage, reason: string, userMessage: string): Promise<void> {
+    const { ownerId, projectId, engine, jobId } = payload;
+    await this.jobs.finish(ownerId, jobId, 'failed', reason);
+    await this.removeStems(payload).catch(() => undefined);
+    this.events.publish({ type: 'stems_failed', ownerId, projectId, engine, message: userMessage });
+  }
+
+  /** The decoded samples the ingest kept for a short song, or a fresh streamed decode. */
+  private async openSource(audioKey: string): Promise<MixtureSource> {
+    const cached = this.decoded.take(audioKey);
+    if (cached) return { chunks: chunksOf(cached), expectedFrames: cached.left.length };
+    const url = await this.storage.presignedReadUrl(audioKey);
+    const probe = await this.tools.probe(url);
+    return { chunks: this.tools.decodeStream(url, probe), expectedFrames: Math.round(probe.durationSeconds * (probe.audio?.sampleRate ?? 0)) };
+  }
+
   /**
-   * Separates and stores the song's first seconds when this engine has no stems for it yet (never over
-   * finished stems someone may be playing). Returns how long that took, or null when it was skipped.
+   * Separates and stores the song's first seconds (only when this engine has no stems for it yet: never
+   * over finished stems someone may be playing). Returns how long that took.
    */
-  private async separateHead(payload: SeparationJobMessage, mixture: StereoAudio): Promise<number | null> {
+  private async separateHead(payload: SeparationJobMessage, head: StereoAudio): Promise<number> {
     const { ownerId, projectId, engine } = payload;
-    if (mixture.left.length < 2 * PROGRESSIVE_HEAD_SECONDS * mixture.sampleRate) return null;
-    if ((await this.stems.listOwned(ownerId, projectId, engine)).length > 0) return null;
     const started = Date.now();
-    await this.store(payload, await this.engines.get(engine).separate(headOf(mixture, PROGRESSIVE_HEAD_SECONDS)));
-    const stems = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
-    this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems });
+    const stems = await this.engines.get(engine).separate(head);
+    const writer = this.writer(payload);
+    try {
+      await writeWhole(writer, stems);
+      await writer.finish();
+    } catch (error) {
+      writer.abort();
+      throw error;
+    }
+    await this.upsertStems(payload);
+    const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
+    this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems: stored });
     return Date.now() - started;
+  }
+
+  /** The whole song, streamed through the engine into the four stem objects; returns its length. */
+  private async separateAll(item: SeparationWorkItem, source: MixtureSource): Promise<{ count: number; sampleRate: number }> {
+    const { engine } = item.payload;
+    const report = this.progressReporter(item, 0.9);
+    const stillThere = this.projectWatch(item.payload);
+    const writer = this.writer(item.payload);
+    try {
+      let result: { count: number; sampleRate: number };
+      const write = async (stems: StemSet) => {
+        await stillThere();
+        await writer.write(stems);
+      };
+      if (engine === 'fast') {
+        const streamed = await separateFastStream(source.chunks, write, {
+          expectedFrames: source.expectedFrames,
+          onProgress: ({ fraction }) => report(fraction),
+        });
+        result = { count: streamed.frames, sampleRate: streamed.sampleRate };
+      } else {
+        // The ONNX engines normalise by the whole song and resample whole channels: they get the song at once.
+        const mixture = await collect(source.chunks);
+        await stillThere();
+        const stems = await this.engines.get(engine).separate(mixture, ({ fraction }) => report(fraction));
+        await writeWhole({ write }, stems);
+        result = { count: mixture.left.length, sampleRate: mixture.sampleRate };
+      }
+      await writer.finish();
+      await this.upsertStems(item.payload);
+      return result;
+    } catch (error) {
+      writer.abort();
+      throw error;
+    }
+  }
+
+  private writer({ ownerId, projectId, engine }: SeparationJobMessage): StemWriter {
+    const keys = Object.fromEntries(STEM_TYPES.map((type) => [type, stemKey(ownerId, projectId, engine, type)])) as Record<StemType, string>;
+    return new StemWriter(this.storage, (sampleRate) => this.tools.flacEncoder(sampleRate), keys);
+  }
+
+  private async upsertStems({ ownerId, projectId, engine }: SeparationJobMessage): Promise<void> {
+    for (const type of STEM_TYPES) {
+      await this.stems.upsert({ ownerId, projectId, engine, type, objectKey: stemKey(ownerId, projectId, engine, type), quality: ENGINE_QUALITY[engine] });
+    }
+  }
+
+  /** Resolves while the project exists; throws ProjectGone once it was deleted (looked up at most every 2 s). */
+  private projectWatch({ ownerId, projectId }: SeparationJobMessage): () => Promise<void> {
+    let lastCheck = Date.now();
+    return async () => {
+      if (Date.now() - lastCheck < PROJECT_CHECK_MS) return;
+      lastCheck = Date.now();
+      if (!(await this.projects.findOwned(ownerId, projectId))) throw new ProjectGone();
+    };
   }
 
   /** A job that gave up leaves no stems behind: neither partial objects nor their documents. */
   private async removeStems({ ownerId, projectId, engine }: SeparationJobMessage): Promise<void> {
     await this.stems.deleteForEngine(ownerId, projectId, engine);
     await this.storage.removePrefix(stemsPrefix(ownerId, projectId, engine));
-  }
-
-  /** The four stems are written concurrently; each document is upserted once its object is stored. */
-  private async store({ ownerId, projectId, engine }: SeparationJobMessage, stems: StemSet): Promise<void> {
-    await Promise.all(
-      STEM_TYPES.map(async (type) => {
-        const objectKey = stemKey(ownerId, projectId, engine, type);
-        await this.storage.putBuffer(objectKey, encodeWav(stems[type], 16), 'audio/wav');
-        await this.stems.upsert({ ownerId, projectId, engine, type, objectKey, quality: ENGINE_QUALITY[engine] });
-      }),
-    );
   }
 
   /** Progress events at most every 250 ms; the stored job progress at most every second. */
@@ -142,5 +251,63 @@ export class RunSeparationUseCase {
         void this.jobs.setProgress(ownerId, jobId, progress).catch(() => undefined);
       }
     };
+  }
+}
+
+/**
+ * Reads the first `seconds` of the source for the progressive stems and gives back a source that
+ * replays them before the rest, so the whole-song pass sees every sample once.
+ */
+async function takeHead(source: MixtureSource, seconds: number): Promise<{ audio: StereoAudio; source: MixtureSource }> {
+  const iterator = source.chunks[Symbol.asyncIterator]();
+  const taken: StereoAudio[] = [];
+  let frames = 0;
+  let wanted = Infinity;
+  while (frames < wanted) {
+    const next = await iterator.next();
+    if (next.done) break;
+    taken.push(next.value);
+    frames += next.value.left.length;
+    wanted = Math.round(seconds * next.value.sampleRate);
+  }
+  const all = concatenate(taken);
+  const headFrames = Math.min(all.left.length, wanted);
+  const audio = { sampleRate: all.sampleRate, left: all.left.slice(0, headFrames), right: all.right.slice(0, headFrames) };
+  async function* replay(): AsyncGenerator<StereoAudio> {
+    yield* taken;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { audio, source: { chunks: replay(), expectedFrames: source.expectedFrames } };
+}
+
+async function collect(chunks: AsyncIterable<StereoAudio>): Promise<StereoAudio> {
+  const taken: StereoAudio[] = [];
+  for await (const chunk of chunks) taken.push(chunk);
+  return concatenate(taken);
+}
+
+function concatenate(chunks: StereoAudio[]): StereoAudio {
+  const frames = chunks.reduce((total, chunk) => total + chunk.left.length, 0);
+  const audio: StereoAudio = { sampleRate: chunks[0]?.sampleRate ?? 0, left: new Float32Array(frames), right: new Float32Array(frames) };
+  let at = 0;
+  for (const chunk of chunks) {
+    audio.left.set(chunk.left, at);
+    audio.right.set(chunk.right, at);
+    at += chunk.left.length;
+  }
+  return audio;
+}
+
+/** Stems that an engine returned whole, handed to the writer in chunks (the encoders' pipes stay short). */
+async function writeWhole(writer: { write(stems: StemSet): Promise<void> }, stems: StemSet): Promise<void> {
+  const length = stems.vocals.left.length;
+  for (let from = 0; from < length; from += WRITE_CHUNK_FRAMES) {
+    const to = Math.min(length, from + WRITE_CHUNK_FRAMES);
+    const part = {} as StemSet;
+    for (const type of STEM_TYPES) {
+      const stem = stems[type];
+      part[type] = { sampleRate: stem.sampleRate, left: stem.left.subarray(from, to), right: stem.right.subarray(from, to) };
+    }
+    await writer.write(part);
   }
 }

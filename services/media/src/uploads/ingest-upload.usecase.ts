@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { analyzeAudio, MediaProbe } from '@stemdeck/audio';
+import { MediaProbe, StreamingAnalysis, type StereoAudio } from '@stemdeck/audio';
 import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
 import type { IngestUploadRequest, Project, SeparationJob } from '@stemdeck/proto';
-import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
+import { CACHED_AUDIO_MAX_SECONDS, DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { isStillImage, looksLikeMedia, MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository, toProject } from '../projects/project.repository';
 import { ProjectDocument } from '../projects/project.schema';
@@ -11,6 +11,10 @@ import { extractedAudioKey, projectPrefix } from '@stemdeck/proto';
 
 export const NOT_MEDIA = 'Please upload an audio or video file';
 export const UNREADABLE = 'The selected file could not be processed';
+export const NO_SOUND = 'The selected video has no audio track';
+export const TOO_SHORT = 'The selected file is too short to split into stems (under a quarter of a second)';
+/** Shorter than this there is nothing to hear, let alone separate: one STFT window of the fast engine is 93 ms. */
+export const MIN_AUDIO_SECONDS = 0.25;
 
 export interface IngestResult {
   project: Project;
@@ -66,24 +70,15 @@ export class IngestUploadUseCase {
       audioContentType = 'audio/flac';
       await this.extractAudio(url, audioKey);
     }
-    const audio = await this.tools.decode(url, probe).catch((error: Error) => {
-      this.logger.warn(`decode failed for ${objectKey}: ${error.message}`);
-      throw new RpcFailure(422, UNREADABLE);
-    });
-    if (audio.left.length === 0) throw new RpcFailure(422, UNREADABLE);
-    const decodedAt = Date.now();
-    const analysis = analyzeAudio(audio);
-    this.decoded.put(audioKey, audio);
-    this.logger.log(
-      `ingest ${projectId}: ${(audio.left.length / audio.sampleRate).toFixed(1)} s of audio; probe ${probedAt - started} ms, ` +
-        `decode ${decodedAt - probedAt} ms, analysis ${Date.now() - decodedAt} ms`,
-    );
+    const { analysis, frames, sampleRate } = await this.decodeAndAnalyse(url, probe, audioKey, objectKey);
+    const seconds = frames / sampleRate;
+    this.logger.log(`ingest ${projectId}: ${seconds.toFixed(1)} s of audio; probe ${probedAt - started} ms, decode and analysis ${Date.now() - probedAt} ms`);
     return this.projects.create({
       _id: projectId,
       ownerId,
       name: projectNameOf(fileName),
       originalFile: fileName,
-      duration: Math.round((audio.left.length / audio.sampleRate) * 1000) / 1000,
+      duration: Math.round(seconds * 1000) / 1000,
       bpm: analysis.bpm,
       key: analysis.key,
       source: isVideo ? 'video' : 'audio',
@@ -98,6 +93,8 @@ export class IngestUploadUseCase {
 
   /** Decides by content: not media at all → 415; media-looking but unreadable, or no audio track → 422. */
   private async probe(objectKey: string, url: string): Promise<MediaProbe> {
+    // An empty file is unreadable media, not a storage error: a ranged read of 0 bytes is refused by S3.
+    if (!(await this.storage.stat(objectKey))?.size) throw new RpcFailure(422, UNREADABLE);
     let probe: MediaProbe;
     try {
       probe = await this.tools.probe(url);
@@ -106,8 +103,34 @@ export class IngestUploadUseCase {
       throw new RpcFailure(looksLikeMedia(head) ? 422 : 415, looksLikeMedia(head) ? UNREADABLE : NOT_MEDIA);
     }
     if (isStillImage(probe) || (!probe.audio && !probe.hasVideo)) throw new RpcFailure(415, NOT_MEDIA);
-    if (!probe.audio) throw new RpcFailure(422, UNREADABLE);
+    if (!probe.audio) throw new RpcFailure(422, NO_SOUND);
     return probe;
+  }
+
+  /**
+   * One streamed decode: every chunk goes to the analysis (memory bounded whatever the length) and, for a
+   * song short enough, into the decoded-audio cache so this replica's separation job starts without
+   * decoding again. A long recording is never held whole.
+   */
+  private async decodeAndAnalyse(url: string, probe: MediaProbe, audioKey: string, objectKey: string) {
+    const sampleRate = probe.audio!.sampleRate;
+    const expectedFrames = Math.round(probe.durationSeconds * sampleRate);
+    const analysis = new StreamingAnalysis(sampleRate, expectedFrames);
+    const keep = probe.durationSeconds > 0 && probe.durationSeconds <= CACHED_AUDIO_MAX_SECONDS ? ([] as StereoAudio[]) : null;
+    try {
+      for await (const chunk of this.tools.decodeStream(url, probe)) {
+        analysis.push(chunk);
+        keep?.push(chunk);
+        if (keep && analysis.length > CACHED_AUDIO_MAX_SECONDS * sampleRate * 1.1) keep.length = 0;
+      }
+    } catch (error) {
+      this.logger.warn(`decode failed for ${objectKey}: ${(error as Error).message}`);
+      throw new RpcFailure(422, UNREADABLE);
+    }
+    if (analysis.length === 0) throw new RpcFailure(422, UNREADABLE);
+    if (analysis.length < MIN_AUDIO_SECONDS * sampleRate) throw new RpcFailure(422, TOO_SHORT);
+    if (keep && keep.length > 0) this.decoded.put(audioKey, concatenate(keep, sampleRate));
+    return { analysis: analysis.finish(), frames: analysis.length, sampleRate };
   }
 
   private async readHead(objectKey: string): Promise<Buffer> {
@@ -142,4 +165,16 @@ function contentTypeOf(probe: MediaProbe): string {
     aiff: 'audio/aiff',
   };
   return byFormat[format] ?? 'application/octet-stream';
+}
+
+function concatenate(chunks: StereoAudio[], sampleRate: number): StereoAudio {
+  const frames = chunks.reduce((total, chunk) => total + chunk.left.length, 0);
+  const audio: StereoAudio = { sampleRate, left: new Float32Array(frames), right: new Float32Array(frames) };
+  let at = 0;
+  for (const chunk of chunks) {
+    audio.left.set(chunk.left, at);
+    audio.right.set(chunk.right, at);
+    at += chunk.left.length;
+  }
+  return audio;
 }
