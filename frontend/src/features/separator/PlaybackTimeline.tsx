@@ -1,13 +1,17 @@
 import { Box, Card, HStack, Text } from '@chakra-ui/react';
-import { useEffect, useRef, type PointerEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { formatTime, progressPercent } from '../../lib/format';
 import { seek } from '../transport/transportControls';
+import { seekTargetForKey } from './seekKeys';
 
 const BINS = 600;
 
-/** Timeline under the upload panel: the mix's waveform, current time and duration; click or drag to seek. */
+/**
+ * Timeline under the upload panel: the mix's waveform, current time and duration; click or drag to seek,
+ * or focus it (Tab) and use the slider keys: arrows ±5 s, Page Up/Down ±30 s, Home/End.
+ */
 export function PlaybackTimeline() {
   const { position, status, file } = useAppSelector((s) => s.transport);
   const decodedVersion = useAppSelector((s) => s.project.decodedVersion);
@@ -37,6 +41,13 @@ export function PlaybackTimeline() {
     seek(((event.clientX - box.left) / box.width) * duration);
   };
 
+  const seekByKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const target = seekTargetForKey(event.key, position, duration);
+    if (target === null) return;
+    event.preventDefault();
+    seek(target);
+  };
+
   return (
     <Card.Root data-testid="timeline">
       <Card.Body gap="2">
@@ -53,10 +64,15 @@ export function PlaybackTimeline() {
           h="20"
           cursor="pointer"
           role="slider"
+          tabIndex={0}
           aria-label="Seek"
           aria-valuemin={0}
           aria-valuemax={Math.round(duration)}
           aria-valuenow={Math.round(position)}
+          aria-valuetext={`${formatTime(position)} of ${formatTime(duration)}`}
+          rounded="sm"
+          _focusVisible={{ outline: '2px solid', outlineColor: 'purple.400', outlineOffset: '2px' }}
+          onKeyDown={seekByKey}
           data-testid="seek-bar"
           onPointerDown={(event) => {
             dragging.current = true;

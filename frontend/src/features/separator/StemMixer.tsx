@@ -6,7 +6,7 @@ import { useAppSelector } from '../../app/hooks';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { useListEnginesQuery } from './projectsApi';
 import { useStudioProject } from './StudioProjectContext';
-import { qualityLabel, VOLUME_MAX_DB, VOLUME_MIN_DB, VOLUME_STEP_DB, type MixerStem } from './stems';
+import { VOLUME_MAX_DB, VOLUME_MIN_DB, VOLUME_STEP_DB, type MixerStem } from './stems';
 
 /** Seed 000 §9: meters refresh every 100 ms, from each stem's analyser (never random). */
 const METER_MS = 100;
@@ -23,7 +23,6 @@ function useStemLevels(): Record<string, number> {
 /** RMS on a −60…0 dBFS scale. */
 const meterPercent = (rms: number): number => (rms > 0 ? Math.min(100, Math.max(0, ((20 * Math.log10(rms) + 60) / 60) * 100)) : 0);
 
-const QUALITY_COLORS = { excellent: 'green', good: 'blue', poor: 'orange' } as const;
 
 function ToggleButton({ label, on, palette, onToggle, children }: { label: string; on: boolean; palette: string; onToggle: () => void; children: ReactNode }) {
   return (
@@ -35,7 +34,6 @@ function ToggleButton({ label, on, palette, onToggle, children }: { label: strin
 
 function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
   const project = useStudioProject();
-  const quality = qualityLabel(stem.quality);
   return (
     <Card.Root size="sm" data-testid={`stem-${stem.type}`}>
       <Card.Body gap="3">
@@ -43,9 +41,12 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
           <Text fontWeight="semibold" textTransform="capitalize">
             {stem.type}
           </Text>
-          <Badge colorPalette={QUALITY_COLORS[quality]} data-testid={`quality-${stem.type}`}>
-            {quality}
-          </Badge>
+          {/* Which engine made the stem, said plainly: nothing here measures how well it separated. */}
+          {stem.engine && (
+            <Badge colorPalette="gray" data-testid={`quality-${stem.type}`}>
+              engine: {stem.engine}
+            </Badge>
+          )}
         </HStack>
         <HStack gap="1">
           <ToggleButton label={`Mute ${stem.type}`} on={stem.muted} palette="red" onToggle={() => project.changeStem(stem.id, { muted: !stem.muted })}>
@@ -120,7 +121,7 @@ export function StemMixer() {
         .filter((e) => !e.available)
         .map((e) => (
           <Text key={e.engine} fontSize="xs" color="fg.muted" data-testid={`engine-unavailable-${e.engine}`}>
-            {e.engine}: {e.reason}
+            {e.reason ?? `${e.engine} engine not available`}
           </Text>
         ))}
       <SimpleGrid columns={{ base: 1, sm: 2, xl: 4 }} gap="3">

@@ -1,4 +1,4 @@
-import { dbToGain, effectiveGain, normalizeStems, qualityLabel } from './stems';
+import { dbToGain, effectiveGain, normalizeStems } from './stems';
 
 describe('normalizeStems', () => {
   it('keeps the array answer, filling what is missing', () => {
@@ -26,9 +26,5 @@ describe('mix math', () => {
     expect(effectiveGain({ volume: 0, muted: true, soloed: true }, true)).toBe(0);
     expect(effectiveGain({ volume: 0, muted: false, soloed: false }, true)).toBe(0);
     expect(effectiveGain({ volume: 0, muted: false, soloed: true }, true)).toBe(1);
-  });
-
-  it('labels quality excellent, good, otherwise poor', () => {
-    expect(['excellent', 'good', 'High', 'fair'].map(qualityLabel)).toEqual(['excellent', 'good', 'poor', 'poor']);
   });
 });

@@ -55,6 +55,3 @@ export function effectiveGain(stem: Pick<MixerStem, 'volume' | 'muted' | 'soloed
   return dbToGain(stem.volume);
 }
 
-/** Mixer display (seed 000 §3): excellent, good, otherwise poor. */
-export const qualityLabel = (quality: string): 'excellent' | 'good' | 'poor' =>
-  quality === 'excellent' || quality === 'good' ? quality : 'poor';

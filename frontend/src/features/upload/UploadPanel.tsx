@@ -1,14 +1,15 @@
 import { Box, Button, Card, Flex, HStack, IconButton, Progress, Stack, Text } from '@chakra-ui/react';
 import { FileAudio, Upload, X } from 'lucide-react';
-import { useReducer, useRef } from 'react';
+import { useReducer, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
-import { useAppSelector } from '../../app/hooks';
+import { api } from '../../api/api';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { ensureAudioContext } from '../../audio/audioEngine';
 import { formatTime, progressPercent } from '../../lib/format';
 import { MARKS } from '../../lib/marks';
 import { toaster } from '../../ui/toaster';
 import { useStudioProject } from '../separator/StudioProjectContext';
-import { dropZoneState, pickUpload } from './pickUpload';
+import { draggedKind, dropZoneState, pickUpload, type DraggedKind } from './pickUpload';
 import { sendUpload } from './sendUpload';
 import { initialUploadState, isBusy, sizeInMb, uploadPercent, uploadReducer } from './uploadMachine';
 
@@ -22,13 +23,21 @@ const ZONE_COLORS = {
   'drag-reject': 'red.500',
 } as const;
 
-/** Seed 000 §2 "Upload panel": drop or choose one file, send it with real progress, open the new project. */
+/**
+ * Seed 000 §2 "Upload panel": drop or choose one file, send it with real progress, open the new project.
+ * With a project open and nothing chosen it folds into a one-line "Upload another" bar (still a drop
+ * target), so the timeline and the mixer sit right under it.
+ */
 export function UploadPanel() {
   const [state, send] = useReducer(uploadReducer, initialUploadState);
   const chosen = useRef<File | null>(null);
   const project = useStudioProject();
+  const dispatch = useAppDispatch();
   const busy = isBusy(state);
   const { position, file } = useAppSelector((s) => s.transport);
+  const projectOpen = useAppSelector((s) => s.project.project !== null);
+  const compact = projectOpen && state.phase === 'idle';
+  const [dragged, setDragged] = useState<DraggedKind>('unknown');
   const duration = file?.duration ?? 0;
 
   const choose = (files: File[]) => {
@@ -46,12 +55,14 @@ export function UploadPanel() {
     // The order of a drop matters (its first audio/video file wins), so nothing is filtered here;
     // pickUpload applies the rules. The dialog still offers audio and video only.
     onDrop: (accepted, rejected) => choose([...accepted, ...rejected.map((r) => r.file)]),
+    // Types are known during a drag (names only on drop): a drag with no audio or video shows "reject" at once.
+    onDragEnter: (event) => setDragged(draggedKind(event.dataTransfer?.items)),
     noClick: true,
     noKeyboard: true,
     multiple: true,
     disabled: busy,
   });
-  const zoneState = dropZoneState(zone);
+  const zoneState = dropZoneState({ ...zone, isDragReject: zone.isDragActive && dragged === 'other' });
 
   const upload = async () => {
     const selected = chosen.current;
@@ -73,6 +84,7 @@ export function UploadPanel() {
       });
       send({ type: 'succeeded' });
       chosen.current = null;
+      dispatch(api.util.invalidateTags(['Projects']));
       const kind = answer.project.source === 'video' ? 'Video' : 'Audio';
       toaster.create({
         title: `${kind} uploaded successfully`,
@@ -85,6 +97,53 @@ export function UploadPanel() {
       toaster.create({ title: 'Upload failed', description: (error as Error).message, type: 'error' });
     }
   };
+
+  const playhead = (
+    <Flex align="center" gap="4" flex="1" minW="48">
+      <Box flex="1" minW="20">
+        <Box h="1.5" bg="bg.muted" rounded="full" overflow="hidden">
+          <Box h="full" bg="purple.500" style={{ width: `${progressPercent(position, duration)}%` }} data-testid="progress-strip" />
+        </Box>
+      </Box>
+      <Text fontSize="sm" fontFamily="mono" data-testid="time-readout">
+        {formatTime(position)} / {formatTime(duration)}
+      </Text>
+    </Flex>
+  );
+  const fileInput = <input {...zone.getInputProps({ accept: 'audio/*,video/*', multiple: false })} data-testid="file-input" />;
+
+  if (compact) {
+    return (
+      <Card.Root data-testid="upload-panel" data-compact="true">
+        <Card.Body py="3">
+          <Flex
+            {...zone.getRootProps()}
+            data-testid="drop-zone"
+            data-state={zoneState}
+            align="center"
+            gap="3"
+            wrap="wrap"
+            borderWidth="2px"
+            borderStyle="dashed"
+            borderColor={zoneState === 'idle' ? 'transparent' : ZONE_COLORS[zoneState]}
+            bg={zoneState === 'drag-accept' ? 'purple.subtle' : zoneState === 'drag-reject' ? 'red.subtle' : undefined}
+            rounded="md"
+            px="2"
+            py="1"
+          >
+            {fileInput}
+            <Button size="sm" variant="outline" onClick={zone.open}>
+              <Upload /> Upload another
+            </Button>
+            <Text fontSize="sm" color="fg.muted" display={{ base: 'none', md: 'block' }}>
+              {zone.isDragActive ? (zoneState === 'drag-reject' ? 'Only audio or video files' : 'Drop it here') : 'or drop an audio or video file here'}
+            </Text>
+            {playhead}
+          </Flex>
+        </Card.Body>
+      </Card.Root>
+    );
+  }
 
   return (
     <Card.Root data-testid="upload-panel">
@@ -102,10 +161,12 @@ export function UploadPanel() {
           textAlign="center"
           transition="background 120ms, border-color 120ms"
         >
-          <input {...zone.getInputProps({ accept: 'audio/*,video/*', multiple: false })} data-testid="file-input" />
+          {fileInput}
           <Stack align="center" gap="2">
             <Upload color="var(--chakra-colors-purple-400)" />
-            <Text fontWeight="medium">{zone.isDragActive ? 'Drop it here' : 'Drag and drop your audio or video file'}</Text>
+            <Text fontWeight="medium">
+              {zone.isDragActive ? (zoneState === 'drag-reject' ? 'Only audio or video files can be split' : 'Drop it here') : 'Drag and drop your audio or video file'}
+            </Text>
             <Text fontSize="sm" color="fg.muted">
               {FORMATS}
             </Text>
@@ -153,14 +214,7 @@ export function UploadPanel() {
           <Button colorPalette="purple" disabled={state.phase !== 'selected'} loading={busy} loadingText="Processing..." onClick={() => void upload()}>
             Split into Stems
           </Button>
-          <Box flex="1" minW="40">
-            <Box h="1.5" bg="bg.muted" rounded="full" overflow="hidden">
-              <Box h="full" bg="purple.500" style={{ width: `${progressPercent(position, duration)}%` }} data-testid="progress-strip" />
-            </Box>
-          </Box>
-          <Text fontSize="sm" fontFamily="mono" data-testid="time-readout">
-            {formatTime(position)} / {formatTime(duration)}
-          </Text>
+          {playhead}
         </Flex>
       </Card.Body>
     </Card.Root>

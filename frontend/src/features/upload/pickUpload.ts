@@ -18,6 +18,19 @@ export function pickUpload<F extends { name: string; type: string; size: number 
   return { ok: true, file };
 }
 
+/** What a drag carries, as far as the browser tells while dragging (item types; names come only on drop). */
+export type DraggedKind = 'media' | 'other' | 'unknown';
+
+/**
+ * 'media' when a dragged file is audio or video (a drop would use it, whatever else comes along), 'other'
+ * when every dragged file's type is known and none is, 'unknown' when the browser hides the types.
+ */
+export function draggedKind(items: ArrayLike<{ kind: string; type: string }> | null | undefined): DraggedKind {
+  const files = Array.from(items ?? []).filter((item) => item.kind === 'file');
+  if (files.some(isMedia)) return 'media';
+  return files.length > 0 && files.every((item) => item.type !== '') ? 'other' : 'unknown';
+}
+
 export type DropZoneState = 'idle' | 'dialog' | 'drag-accept' | 'drag-reject';
 
 /** Drop zone states (seed 000 §4): idle, file dialog open, drag active (accepting or rejecting what is dragged). */

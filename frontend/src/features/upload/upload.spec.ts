@@ -1,4 +1,4 @@
-import { dropZoneState, MAX_UPLOAD_BYTES, pickUpload } from './pickUpload';
+import { draggedKind, dropZoneState, MAX_UPLOAD_BYTES, pickUpload } from './pickUpload';
 import { initialUploadState, uploadPercent, uploadReducer, type UploadAction, type UploadState } from './uploadMachine';
 
 const song = { name: 'song.mp3', size: 4_000_000, type: 'audio/mpeg' };
@@ -57,5 +57,22 @@ describe('dropZoneState', () => {
     expect(dropZoneState({ ...flags, isFileDialogActive: true })).toBe('dialog');
     expect(dropZoneState({ ...flags, isDragActive: true })).toBe('drag-accept');
     expect(dropZoneState({ ...flags, isDragActive: true, isDragReject: true })).toBe('drag-reject');
+  });
+});
+
+describe('draggedKind', () => {
+  const file = (type: string) => ({ kind: 'file', type });
+  it('rejects a drag whose files are all known not to be audio or video', () => {
+    expect(draggedKind([file('image/png')])).toBe('other');
+    expect(draggedKind([file('image/png'), file('text/plain')])).toBe('other');
+  });
+  it('accepts a drag holding an audio or video file among others (the drop uses it)', () => {
+    expect(draggedKind([file('image/png'), file('audio/mpeg')])).toBe('media');
+    expect(draggedKind([file('video/mp4')])).toBe('media');
+  });
+  it('cannot tell when the browser hides the types', () => {
+    expect(draggedKind([file('')])).toBe('unknown');
+    expect(draggedKind([{ kind: 'string', type: 'text/plain' }])).toBe('unknown');
+    expect(draggedKind(undefined)).toBe('unknown');
   });
 });

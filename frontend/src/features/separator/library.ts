@@ -1,0 +1,27 @@
+import type { Project } from '../../api/mediaTypes';
+
+export const PROJECT_NAME_MAX = 120;
+
+/** What the library says about a project's stems, from its newest jobs. */
+export function stemStatusOf(project: Pick<Project, 'activeEngine' | 'jobs' | 'source'>): { label: string; tone: 'ready' | 'busy' | 'failed' | 'none' } {
+  const running = project.jobs?.find((job) => job.status === 'queued' || job.status === 'processing');
+  if (running) {
+    const label = running.status === 'queued' ? `Waiting to separate (${running.engine})` : `Separating ${Math.round(running.progress * 100)}% (${running.engine})`;
+    return { label, tone: 'busy' };
+  }
+  if (project.activeEngine) return { label: `4 stems · ${project.activeEngine} engine`, tone: 'ready' };
+  if (project.jobs?.some((job) => job.status === 'failed')) return { label: 'Separation failed', tone: 'failed' };
+  return { label: project.source === 'manual' ? 'No audio yet' : 'No stems yet', tone: 'none' };
+}
+
+/** A project name as the server will store it, or why it cannot be one (the server checks the same rules). */
+export function checkProjectName(input: string): { ok: true; name: string } | { ok: false; message: string } {
+  const name = input.trim();
+  if (!name) return { ok: false, message: 'The name cannot be empty' };
+  if (name.length > PROJECT_NAME_MAX) return { ok: false, message: `The name can be at most ${PROJECT_NAME_MAX} characters` };
+  return { ok: true, name };
+}
+
+/** "23 Nov 2026, 06:40" in the browser's language and time zone. */
+export const createdLabel = (iso: string): string =>
+  new Date(iso).toLocaleString(undefined, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
