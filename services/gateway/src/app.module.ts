@@ -19,6 +19,8 @@ import { ProjectsController } from './projects/projects.controller';
 import { ReceiveUploadUseCase } from './uploads/receive-upload.usecase';
 import { UploadController } from './uploads/upload.controller';
 import { NatsModule } from './nats/nats.module';
+import { ExpiredSessionSweep } from './session/expired-session-sweep';
+import { SessionStoreRepository } from './session/session-store.repository';
 import { createSessionMiddleware, SESSION_MIDDLEWARE } from './session/session.middleware';
 import { UserRepository } from './users/user.repository';
 
@@ -43,6 +45,8 @@ export class AppModule {
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         OidcAdapter,
         UserRepository,
+        SessionStoreRepository,
+        ExpiredSessionSweep,
         BeginLoginUseCase,
         CompleteLoginUseCase,
         CheckReadinessUseCase,

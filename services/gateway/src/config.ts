@@ -17,6 +17,8 @@ const gatewayShape = {
   OIDC_CLIENT_SECRET: z.string().min(1),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters'),
   SESSION_TTL_HOURS: env.int(168, 1),
+  /** How often expired sessions are deleted from the database. */
+  SESSION_SWEEP_INTERVAL_SECONDS: env.int(600, 1),
   /** Built frontend to serve (production); unset in development where Vite serves it. */
   FRONTEND_DIR: z.string().optional(),
   TRUST_PROXY: env.bool(false),

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { Connection } from 'mongoose';
 import type { GatewayConfig } from '../config';
+import { ACKNOWLEDGED, SESSIONS_COLLECTION } from './session-store.repository';
 import './session-user';
 
 export const SESSION_MIDDLEWARE = Symbol('SESSION_MIDDLEWARE');
@@ -22,15 +23,24 @@ export function createSessionMiddleware(config: GatewayConfig, connection: Conne
     rolling: true,
     proxy: config.TRUST_PROXY,
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, maxAge: ttlSeconds * 1000, path: '/' },
-    store: MongoStore.create({
-      client: connection.getClient() as never,
-      collectionName: 'sessions',
-      ttl: ttlSeconds,
-      // Expired sessions are deleted by the store on an interval rather than by a TTL index, which
-      // not every MongoDB-protocol server (FerretDB) enforces.
-      autoRemove: 'interval',
-      autoRemoveInterval: 10,
-      stringify: false,
-    }),
+    store: MongoStore.create(sessionStoreOptions(ttlSeconds, connection.getClient())),
   });
+}
+
+type StoreOptions = Parameters<typeof MongoStore.create>[0];
+
+/**
+ * The store writes (set, touch, destroy) acknowledged, and never sweeps on its own: its interval sweep
+ * sends `deleteMany` with `w: 0`, and a TTL index is not enforced by every MongoDB-protocol server
+ * (FerretDB). ExpiredSessionSweep deletes expired sessions instead.
+ */
+export function sessionStoreOptions(ttlSeconds: number, client: unknown): StoreOptions {
+  return {
+    client: client as never,
+    collectionName: SESSIONS_COLLECTION,
+    ttl: ttlSeconds,
+    autoRemove: 'disabled',
+    writeOperationOptions: ACKNOWLEDGED,
+    stringify: false,
+  };
 }
