@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { CSRF, BASE_URL } from '../support/env';
-import { fixturePath, incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, upload } from '../support/media';
+import { fixturePath, incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, storedAudioFormat, upload } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 
 const MAX = 524_288_000;
@@ -82,10 +82,18 @@ describe('POST /api/upload', () => {
     }
     const keys = await objectKeys(`${ownerPrefix}projects/${projectId}/`);
     expect(keys.sort()).toEqual(
-      ['original', 'stems/fast/bass.wav', 'stems/fast/drums.wav', 'stems/fast/other.wav', 'stems/fast/vocals.wav'].map(
+      ['original', 'stems/fast/bass.flac', 'stems/fast/drums.flac', 'stems/fast/other.flac', 'stems/fast/vocals.flac'].map(
         (k) => `${ownerPrefix}projects/${projectId}/${k}`,
       ),
     );
+    // Stems are lossless 24-bit FLAC at the source rate, the song's whole length, served as audio/flac.
+    const format = await storedAudioFormat(demo, stems[0]!.url as string);
+    expect(format).toMatchObject({ contentType: 'audio/flac', codec: 'flac', bitsPerRawSample: 24, sampleRate: 44100, channels: 2 });
+    expect(Math.abs(format.frames - 12 * 44100)).toBeLessThan(2048);
+    const ranged = await demo.fetch(stems[0]!.url as string, { headers: { range: 'bytes=0-3' } });
+    expect(ranged.status).toBe(206);
+    expect(ranged.headers.get('content-type')).toBe('audio/flac');
+    expect(Buffer.from(await ranged.arrayBuffer()).toString('latin1')).toBe('fLaC');
   });
 
   it('takes a wav in the `file` field', async () => {

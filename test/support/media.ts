@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, openAsBlob, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import WebSocket from 'ws';
@@ -87,4 +87,42 @@ export async function listen(agent: SignedInAgent) {
     send: (message: LiveEvent) => socket.send(JSON.stringify(message)),
     close: () => socket.close(),
   };
+}
+
+export interface StoredAudioFormat {
+  contentType: string | null;
+  codec: string;
+  bitsPerRawSample: number;
+  sampleRate: number;
+  channels: number;
+  /** Frames ffmpeg decodes from the whole file (a FLAC streamed to storage has no length in its header). */
+  frames: number;
+  bytes: number;
+}
+
+/** Downloads an audio url of the studio and reports what ffmpeg finds in it. */
+export async function storedAudioFormat(agent: SignedInAgent, url: string): Promise<StoredAudioFormat> {
+  const response = await agent.fetch(url);
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}`);
+  const path = fixturePath(`download-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  writeFileSync(path, bytes);
+  try {
+    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_streams', path]).toString()) as {
+      streams: Array<{ codec_name: string; bits_per_raw_sample?: string; sample_rate: string; channels: number }>;
+    };
+    const stream = probe.streams[0]!;
+    const decodedBytes = Number(execFileSync('sh', ['-c', `ffmpeg -v error -i "${path}" -f s16le -ac 1 - | wc -c`]).toString().trim());
+    return {
+      contentType: response.headers.get('content-type'),
+      codec: stream.codec_name,
+      bitsPerRawSample: Number(stream.bits_per_raw_sample ?? 0),
+      sampleRate: Number(stream.sample_rate),
+      channels: stream.channels,
+      frames: decodedBytes / 2,
+      bytes: bytes.length,
+    };
+  } finally {
+    rmSync(path, { force: true });
+  }
 }

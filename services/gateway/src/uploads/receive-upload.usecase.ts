@@ -65,7 +65,13 @@ export class ReceiveUploadUseCase {
       let parser: busboy.Busboy;
       try {
         // busboy reports the limit when a file reaches it; one byte more lets a file of exactly 500 MB through.
-        parser = busboy({ headers: req.headers, limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 20, fieldSize: 64 * 1024 } });
+        // Browsers and fetch send the file name as raw UTF-8 (emoji, accents); busboy would read it as Latin-1.
+        // Without preservePath busboy keeps only the last path segment, so "../x.mp3" arrives as "x.mp3".
+        parser = busboy({
+          headers: req.headers,
+          defParamCharset: 'utf8',
+          limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 20, fieldSize: 64 * 1024 },
+        });
       } catch {
         return reject(new DomainError(400, 'Malformed multipart upload'));
       }

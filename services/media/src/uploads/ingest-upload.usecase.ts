@@ -22,8 +22,24 @@ export interface IngestResult {
   job: SeparationJob | null;
 }
 
-/** "My Song.final.mp3" → "My Song.final" */
-const projectNameOf = (fileName: string): string => fileName.replace(/\.[^./\\]{1,8}$/, '').trim() || fileName;
+/** Longest project name (renames are held to the same). */
+const MAX_NAME_LENGTH = 120;
+
+/**
+ * The file's own name, whatever the client sent: no folders ("../", "C:\\"), no control characters,
+ * at most 200 characters (whole characters: emoji are kept intact).
+ */
+export const fileNameOf = (sent: string): string => {
+  const base = sent.split(/[/\\]/).pop() ?? '';
+  const clean = [...base.replace(/[\u0000-\u001f\u007f]/g, '').trim()].slice(0, 200).join('');
+  return clean.replace(/^\.+/, '') || 'upload';
+};
+
+/** "My Song.final.mp3" → "My Song.final" (the name is the file name without its extension). */
+export const projectNameOf = (fileName: string): string => {
+  const name = fileName.replace(/\.[^./\\]{1,8}$/, '').trim() || fileName;
+  return [...name].slice(0, MAX_NAME_LENGTH).join('').trim();
+};
 
 /**
  * Turns an uploaded object into a project: probe by content, decode, analyse (tempo, key, loudness,
@@ -57,7 +73,8 @@ export class IngestUploadUseCase {
     }
   }
 
-  private async createProject({ ownerId, projectId, objectKey, fileName }: IngestUploadRequest): Promise<ProjectDocument> {
+  private async createProject({ ownerId, projectId, objectKey, fileName: sentName }: IngestUploadRequest): Promise<ProjectDocument> {
+    const fileName = fileNameOf(sentName);
     const started = Date.now();
     const url = await this.storage.presignedReadUrl(objectKey);
     const probe = await this.probe(objectKey, url);
