@@ -21,6 +21,8 @@ export function stackProfile(profile) {
     natsMonitor: envPort('NATS_MONITOR_PORT', 8222 + offset),
     ferretdb: envPort('FERRETDB_PORT', 27017 + offset),
     ferretdbDebug: envPort('FERRETDB_DEBUG_PORT', 8088 + offset),
+    // The test stack's wire guard in front of FerretDB (scripts/mongo-wire-guard.cjs); unused by npm start.
+    mongoGuard: envPort('MONGO_GUARD_PORT', 27018 + offset),
     minio: envPort('MINIO_PORT', 9000 + offset),
     minioConsole: envPort('MINIO_CONSOLE_PORT', 9001 + offset),
     keycloak: envPort('KEYCLOAK_PORT', 8180 + offset),

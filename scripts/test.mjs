@@ -2,13 +2,17 @@
 // runs every jest project (unit, integration, e2e) against it, stops everything, prints one summary line.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { startMongoWireGuard } from './mongo-wire-guard.cjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { prepare, ROOT, run, stackProfile, startApps, startInfra, stopAll } from './stack.mjs';
 
 const stack = stackProfile('test');
 const resultsFile = join(stack.dataDir, '..', 'test-results.json');
 const spansFile = join(stack.dataDir, '..', 'test-spans.jsonl');
+// Every unacknowledged database write any process sent during the run (see mongo-wire-guard.cjs).
+const unacknowledgedFile = join(stack.dataDir, '..', 'test-unacknowledged-writes.jsonl');
 let sink;
+let guard;
 // The test stack runs the `hybrid` engine on a model the project generates (no weights can be downloaded),
 // leaves `quality` unconfigured (its requests must answer 409), and redelivers an unacknowledged job fast.
 const testModel = join(stack.dataDir, '..', 'models', 'test-hybrid.onnx');
@@ -17,11 +21,18 @@ const appExtraEnv = {
   OTEL_BSP_SCHEDULE_DELAY: '200',
   STEM_MODEL_HYBRID: testModel,
   SEPARATION_ACK_WAIT_MS: '3000',
+  // Every process reaches the database through the wire guard.
+  MONGODB_URI: `mongodb://127.0.0.1:${stack.ports.mongoGuard}/stemdeck`,
+  // Timers run in seconds here, so the soak spec goes through many of their cycles.
+  SESSION_SWEEP_INTERVAL_SECONDS: '2',
+  // Long enough that a test process busy for a few seconds (ffmpeg fixtures) keeps its sockets.
+  LIVE_HEARTBEAT_SECONDS: '10',
 };
 
 async function finish(code, summary) {
   await stopAll();
   sink?.close();
+  await guard?.close();
   process.stdout.write(`\n${summary}\n`);
   process.exit(code);
 }
@@ -33,8 +44,10 @@ try {
   mkdirSync(join(ROOT, '.data'), { recursive: true });
   rmSync(spansFile, { force: true });
   rmSync(resultsFile, { force: true });
+  rmSync(unacknowledgedFile, { force: true });
   sink = await startOtlpSink(stack.ports.otlp, spansFile);
   await startInfra(stack, { fresh: true });
+  guard = await startMongoWireGuard({ port: stack.ports.mongoGuard, target: { host: '127.0.0.1', port: stack.ports.ferretdb }, recordFile: unacknowledgedFile });
   mkdirSync(join(stack.dataDir, '..', 'models'), { recursive: true });
   await run(process.execPath, [join(ROOT, 'scripts', 'make-test-model.mjs'), testModel]);
   await startApps(stack, appExtraEnv);
@@ -51,6 +64,9 @@ const testEnv = {
   STEMDECK_KEYCLOAK_URL: `http://localhost:${stack.ports.keycloak}`,
   STEMDECK_DATA_DIR: stack.dataDir,
   OTLP_SPANS_FILE: spansFile,
+  MONGO_GUARD_RECORD: unacknowledgedFile,
+  // Past the guard, for the spec that proves the guard catches a deliberate unacknowledged write.
+  MONGODB_DIRECT_URI: stack.appEnv.MONGODB_URI,
   // The stack runs in production mode; the tests themselves do not (React's test helpers need it).
   NODE_ENV: 'test',
 };
@@ -61,10 +77,17 @@ try {
 } catch {
   jestFailed = true;
 }
+// Whatever the specs did, no process may have sent an unacknowledged write: that counts as one more failure.
+const unacknowledged = guard?.findings ?? [];
+if (unacknowledged.length) {
+  process.stderr.write(`[test] ${unacknowledged.length} unacknowledged database write(s) (${unacknowledgedFile}):\n`);
+  for (const finding of unacknowledged.slice(0, 20)) process.stderr.write(`  ${JSON.stringify(finding)}\n`);
+}
 let summary = 'tests: 0 passed, 1 failed';
 try {
   const results = JSON.parse(readFileSync(resultsFile, 'utf8'));
   const failedSuites = results.numRuntimeErrorTestSuites ?? 0;
-  summary = `tests: ${results.numPassedTests} passed, ${results.numFailedTests + failedSuites} failed, ${results.numPendingTests} skipped`;
+  const failed = results.numFailedTests + failedSuites + (unacknowledged.length ? 1 : 0);
+  summary = `tests: ${results.numPassedTests} passed, ${failed} failed, ${results.numPendingTests} skipped`;
 } catch {}
-await finish(jestFailed ? 1 : 0, summary);
+await finish(jestFailed || unacknowledged.length ? 1 : 0, summary);

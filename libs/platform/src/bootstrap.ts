@@ -23,7 +23,9 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   const logger = new Logger(`stemdeck-${service}`);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
     transport: Transport.NATS,
-    options: { servers: [natsUrl], queue: queueGroupOf(service), name: `stemdeck-${service}` },
+    // Reconnect for as long as it takes (the client's default gives up after 10 tries, ~20 s, and the
+    // service would then sit idle, never answering again).
+    options: { servers: [natsUrl], queue: queueGroupOf(service), name: `stemdeck-${service}`, maxReconnectAttempts: -1 },
   });
   app.useGlobalInterceptors(new NatsTraceInterceptor());
   app.enableShutdownHooks();

@@ -23,4 +23,11 @@ describe('loadConfig', () => {
       expect((error as ConfigError).problems).toHaveLength(3);
     }
   });
+
+  it('refuses a database URI that asks for unacknowledged writes', () => {
+    expect(() => loadConfig(shape, { ...good, MONGODB_URI: 'mongodb://127.0.0.1:27017/x?retryWrites=false&w=0' })).toThrow(
+      /MONGODB_URI=.* is invalid: must not ask for unacknowledged writes/,
+    );
+    expect(loadConfig(shape, { ...good, MONGODB_URI: 'mongodb://127.0.0.1:27017/x?w=majority' }).MONGODB_URI).toContain('w=majority');
+  });
 });

@@ -44,7 +44,11 @@ export const natsConfigShape = {
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
 };
 export const databaseConfigShape = {
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URI')
+    // Unacknowledged writes leave a stray reply on the connection (FerretDB), failing the next read.
+    .refine((uri) => !/[?&]w=0(&|$)/i.test(uri), 'must not ask for unacknowledged writes (w=0)'),
 };
 export const storageConfigShape = {
   S3_ENDPOINT: z.string().url(),

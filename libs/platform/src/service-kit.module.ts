@@ -58,7 +58,9 @@ export class ServiceKitModule implements OnApplicationShutdown {
     const exported: Array<symbol | Type> = [SERVICE_NAME];
     const checkTokens: Array<string | symbol | Type> = [];
     if (options.mongodbUri) {
-      imports.push(MongooseModule.forRoot(options.mongodbUri, { serverSelectionTimeoutMS: 5000 }));
+      // The app name travels in the connection handshake, so the database side (and the test stack's
+      // wire guard) can tell which process sent a command.
+      imports.push(MongooseModule.forRoot(options.mongodbUri, { serverSelectionTimeoutMS: 5000, appName: `stemdeck-${options.service}` }));
       checkTokens.push(getConnectionToken());
     }
     if (options.storage) {

@@ -19,6 +19,8 @@ const gatewayShape = {
   SESSION_TTL_HOURS: env.int(168, 1),
   /** How often expired sessions are deleted from the database. */
   SESSION_SWEEP_INTERVAL_SECONDS: env.int(600, 1),
+  /** How often /ws sockets are pinged; one that missed the previous ping is dropped. */
+  LIVE_HEARTBEAT_SECONDS: env.int(30, 1),
   /** Built frontend to serve (production); unset in development where Vite serves it. */
   FRONTEND_DIR: z.string().optional(),
   TRUST_PROXY: env.bool(false),

@@ -17,8 +17,6 @@ export interface LiveClient {
 
 export type LiveHandler = (client: LiveClient, message: LiveMessage) => void | Promise<void>;
 
-const HEARTBEAT_MS = 30_000;
-
 function refuse(socket: Duplex, status: number, reason: string): void {
   socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   socket.destroy();
@@ -67,7 +65,8 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
   onApplicationBootstrap(): void {
     const server: Server = this.adapterHost.httpAdapter.getHttpServer();
     server.on('upgrade', (req, socket, head) => void this.upgrade(req, socket, head));
-    this.heartbeat = setInterval(() => this.checkHeartbeats(), HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => this.checkHeartbeats(), this.config.LIVE_HEARTBEAT_SECONDS * 1000);
+    this.heartbeat.unref();
   }
 
   onApplicationShutdown(): void {
@@ -127,15 +126,21 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     }
   }
 
+  /** A socket that did not answer the last ping is dropped; one bad socket never stops the round. */
   private checkHeartbeats(): void {
     for (const socket of this.wss.clients) {
-      const alive = socket as WebSocket & { isAlive?: boolean };
-      if (alive.isAlive === false) {
+      try {
+        const alive = socket as WebSocket & { isAlive?: boolean };
+        if (alive.isAlive === false) {
+          socket.terminate();
+          continue;
+        }
+        alive.isAlive = false;
+        socket.ping();
+      } catch (error) {
+        this.logger.warn(`heartbeat failed for a socket, dropping it: ${(error as Error).message}`);
         socket.terminate();
-        continue;
       }
-      alive.isAlive = false;
-      socket.ping();
     }
   }
 }

@@ -14,6 +14,12 @@ export class NatsConnectionProbe {
   }
 }
 
+/**
+ * Reconnects for as long as it takes: the client's default gives up after 10 tries (~20 s), and a gateway
+ * whose NATS client has given up answers every request with an error until it is restarted.
+ */
+export const gatewayNatsOptions = (natsUrl: string) => ({ servers: [natsUrl], name: 'stemdeck-gateway', maxReconnectAttempts: -1 });
+
 @Global()
 @Module({})
 export class NatsModule implements OnApplicationShutdown {
@@ -22,7 +28,7 @@ export class NatsModule implements OnApplicationShutdown {
   static forRoot(natsUrl: string) {
     return {
       module: NatsModule,
-      imports: [ClientsModule.register([{ name: NATS_CLIENT, transport: Transport.NATS, options: { servers: [natsUrl], name: 'stemdeck-gateway' } }])],
+      imports: [ClientsModule.register([{ name: NATS_CLIENT, transport: Transport.NATS, options: gatewayNatsOptions(natsUrl) }])],
       providers: [
         { provide: NatsRpcClient, inject: [NATS_CLIENT], useFactory: (client: ClientProxy) => new NatsRpcClient(client) },
         { provide: NatsConnectionProbe, inject: [NATS_CLIENT], useFactory: (client: ClientNats) => new NatsConnectionProbe(client) },
