@@ -13,6 +13,7 @@ type Harness = {
   synthNote(settings: Record<string, unknown>, hold: number, seconds: number): Promise<string>;
   demoSong(id: string, seconds: number): Promise<string>;
   testTones(): Promise<string>;
+  demoStartStop(cycles: number, busyMs: number): Promise<void>;
 };
 
 const decode = (base64: string): Float32Array => {
@@ -80,6 +81,8 @@ describe('instruments rendered offline in Chromium', () => {
     await page.addScriptTag({ content: bundle.outputFiles[0]!.text });
   });
   afterAll(() => browser.close());
+  const pageErrors: string[] = [];
+  beforeAll(() => void page.on('pageerror', (error) => pageErrors.push(error.message)));
 
   const render = <K extends keyof Harness>(name: K, ...args: Parameters<Harness[K]>) =>
     page.evaluate(([fn, fnArgs]) => (window as unknown as { stemdeckHarness: Record<string, (...a: unknown[]) => Promise<string>> }).stemdeckHarness[fn]!(...fnArgs), [name, args] as const).then(decode);
@@ -141,4 +144,15 @@ describe('instruments rendered offline in Chromium', () => {
     expect(starts).toHaveLength(4);
     starts.forEach((t, i) => expect(Math.abs(t - i * 0.2)).toBeLessThan(0.002));
   });
+
+  it('starting and stopping the demo songs over and over, on a busy page too, throws nothing', async () => {
+    // A click gives the page the user gesture that lets its AudioContext run.
+    await page.evaluate(() => void (document.body.innerHTML = '<button id="start">Start</button>'));
+    await page.click('#start');
+    pageErrors.length = 0;
+    await page.evaluate(() => (window as unknown as { stemdeckHarness: Harness }).stemdeckHarness.demoStartStop(12, 300));
+    // Before: "Failed to execute 'disconnect' on 'AudioNode'" (instruments freed while notes still rang)
+    // and "Start time must be strictly greater than previous start time" (late hits clamped to one time).
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
 });

@@ -1,6 +1,7 @@
 import * as Tone from 'tone';
 import { DrumKit } from './drumKit';
 import { defaultPattern, patternSequence } from './sequencer';
+import { hitGate } from './toneContext';
 
 export interface DemoSong {
   id: 'basic-beat' | 'melody-chords' | 'full-track';
@@ -30,36 +31,57 @@ const LEAD_SPACING_S = 0.3;
 /** Seed 001 §9: chords change every second. */
 const CHORD_INTERVAL_S = 1;
 
+/** Longest a stopped song's notes can still ring: notes scheduled ahead, the chord pad's 0.9 s plus its release, the crash. */
+const WIND_DOWN_S = 3;
+const FADE_OUT_S = 0.015;
+
 /**
  * A demo song playing on Tone's Transport into `output`; everything is scheduled ahead on the audio clock.
- * `stop()` silences it and frees its instruments.
+ * `stop()` silences it at once and frees its instruments once their last notes have ended.
  */
 export class DemoPlayer {
   private readonly disposables: Array<{ dispose(): unknown }> = [];
+  /** The song's own fader: stopping fades it out while its instruments wind down unheard. */
+  private readonly bus: Tone.Gain;
 
   constructor(
     readonly song: DemoSong,
-    private readonly output: Tone.InputNode,
-  ) {}
+    output: Tone.InputNode,
+  ) {
+    this.bus = new Tone.Gain(1);
+    this.bus.connect(output);
+  }
 
   start(at?: number): void {
     const transport = Tone.getTransport();
     transport.stop();
     transport.cancel(0);
     transport.position = 0;
-    const start = at ?? transport.now();
-    transport.bpm.setValueAtTime(this.song.bpm, start);
+    // The tempo first: loops given in seconds (lead, chords) become ticks at the tempo in force now.
+    transport.bpm.value = this.song.bpm;
     if (this.song.id === 'basic-beat') this.drums();
     if (this.song.id === 'melody-chords') this.melodyAndChords();
     if (this.song.id === 'full-track') this.fullTrack();
-    transport.start(start);
+    // "Now" is read after the instruments are built: building them can take longer than Tone's look-ahead,
+    // and a start time read before would already be past, making the first hits late.
+    transport.start(at ?? transport.now());
   }
 
   stop(): void {
     const transport = Tone.getTransport();
     transport.stop();
     transport.cancel(0);
-    for (const item of this.disposables.splice(0)) item.dispose();
+    const now = Tone.immediate();
+    this.bus.gain.cancelScheduledValues(now);
+    this.bus.gain.setValueAtTime(this.bus.gain.getValueAtTime(now), now);
+    this.bus.gain.linearRampToValueAtTime(0, now + FADE_OUT_S);
+    // Not disposed yet: a voice freed while a note it started is still sounding throws when that note
+    // ends (Tone disconnects the ended oscillator from the disposed voice).
+    const items = this.disposables.splice(0);
+    Tone.getContext().setTimeout(() => {
+      for (const item of items) item.dispose();
+      this.bus.dispose();
+    }, WIND_DOWN_S);
   }
 
   private keep<T extends { dispose(): unknown }>(item: T): T {
@@ -69,7 +91,7 @@ export class DemoPlayer {
 
   private drums(): void {
     const kit = this.keep(new DrumKit());
-    kit.output.connect(this.output);
+    kit.output.connect(this.bus);
     const pattern = defaultPattern();
     this.keep(patternSequence(kit, () => pattern));
   }
@@ -77,15 +99,17 @@ export class DemoPlayer {
   private melodyAndChords(): void {
     const pad = this.keep(new Tone.PolySynth(Tone.Synth, { oscillator: { type: 'triangle' }, envelope: { attack: 0.05, decay: 0.2, sustain: 0.6, release: 0.6 } }));
     pad.volume.value = -12;
-    pad.connect(this.output);
+    pad.connect(this.bus);
     const arp = this.keep(new Tone.Synth({ oscillator: { type: 'sine' }, envelope: { attack: 0.005, decay: 0.15, sustain: 0.2, release: 0.2 } }));
     arp.volume.value = -8;
-    arp.connect(this.output);
-    this.keep(new Tone.Sequence<string>((time, note) => arp.triggerAttackRelease(note, '16n', time), ARPEGGIO, '8n').start(0));
+    arp.connect(this.bus);
+    const arpGate = hitGate();
+    this.keep(new Tone.Sequence<string>((time, note) => arpGate(time) && arp.triggerAttackRelease(note, '16n', time), ARPEGGIO, '8n').start(0));
+    const padGate = hitGate();
     let chord = 0;
     this.keep(
       new Tone.Loop((time) => {
-        pad.triggerAttackRelease(CHORDS[chord % CHORDS.length]!, CHORD_INTERVAL_S * 0.9, time);
+        if (padGate(time)) pad.triggerAttackRelease(CHORDS[chord % CHORDS.length]!, CHORD_INTERVAL_S * 0.9, time);
         chord++;
       }, CHORD_INTERVAL_S).start(0),
     );
@@ -95,16 +119,18 @@ export class DemoPlayer {
     this.drums();
     const bass = this.keep(new Tone.MonoSynth({ oscillator: { type: 'sawtooth' }, filter: { Q: 2, type: 'lowpass' }, envelope: { attack: 0.005, decay: 0.2, sustain: 0.4, release: 0.1 }, filterEnvelope: { attack: 0.005, decay: 0.15, sustain: 0.2, baseFrequency: 120, octaves: 2.5 } }));
     bass.volume.value = -6;
-    bass.connect(this.output);
+    bass.connect(this.bus);
     // 8th notes at 128 BPM: 234 ms apart (seed 001 §9).
-    this.keep(new Tone.Sequence<string>((time, note) => bass.triggerAttackRelease(note, '16n', time), BASS_LINE, '8n').start(0));
+    const bassGate = hitGate();
+    this.keep(new Tone.Sequence<string>((time, note) => bassGate(time) && bass.triggerAttackRelease(note, '16n', time), BASS_LINE, '8n').start(0));
     const lead = this.keep(new Tone.Synth({ oscillator: { type: 'square' }, envelope: { attack: 0.01, decay: 0.1, sustain: 0.3, release: 0.1 } }));
     lead.volume.value = -16;
-    lead.connect(this.output);
+    lead.connect(this.bus);
+    const leadGate = hitGate();
     let note = 0;
     this.keep(
       new Tone.Loop((time) => {
-        lead.triggerAttackRelease(LEAD[note % LEAD.length]!, 0.25, time);
+        if (leadGate(time)) lead.triggerAttackRelease(LEAD[note % LEAD.length]!, 0.25, time);
         note++;
       }, LEAD_SPACING_S).start(0),
     );

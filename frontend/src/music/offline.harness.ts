@@ -1,13 +1,14 @@
 /**
  * Offline renders of the instruments, for the tests that run them in headless Chromium
  * (test/e2e/music-offline.e2e-spec.ts bundles this file with esbuild; it is not part of the app).
- * Each function renders with Tone.Offline (an OfflineAudioContext) and returns channel 0 as base64 of
- * the Float32Array's bytes.
+ * Each render function uses Tone.Offline (an OfflineAudioContext) and returns channel 0 as base64 of
+ * the Float32Array's bytes; `demoStartStop` runs the real-time engine instead.
  */
 import * as Tone from 'tone';
 import { scheduleTestTones } from './audioTest';
 import { DEMO_SONGS, DemoPlayer } from './demoSongs';
 import { DrumKit, type DrumId } from './drumKit';
+import { musicEngine } from './musicEngine';
 import { defaultPattern, emptyPattern, StepSequencer } from './sequencer';
 import { PolySynthVoice, SYNTH_DEFAULTS, type SynthSettings } from './synth';
 
@@ -73,3 +74,25 @@ export async function testTones(): Promise<string> {
   return encode(buffer);
 }
 
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Real time, on the page's AudioContext (call it after a user gesture): plays and stops the demo songs
+ * `cycles` times through the music engine, stopping at varying moments while notes still ring. After each
+ * start the main thread stays busy for `busyMs`, as on a page doing other work, so the Transport hands
+ * over hits whose time has already passed. Resolves once every stopped song has had time to wind down.
+ */
+export async function demoStartStop(cycles: number, busyMs: number): Promise<void> {
+  const engine = await musicEngine();
+  const fullTrack = DEMO_SONGS.find((song) => song.id === 'full-track')!;
+  for (let i = 0; i < cycles; i++) {
+    engine.playDemo(i % 2 === 0 ? fullTrack : DEMO_SONGS[(i >> 1) % DEMO_SONGS.length]!);
+    const busyUntil = performance.now() + busyMs;
+    while (performance.now() < busyUntil);
+    await sleep(250 + (i % 4) * 110);
+    engine.stopAll();
+    await sleep(40);
+  }
+  await sleep(3000);
+}

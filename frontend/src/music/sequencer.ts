@@ -1,18 +1,21 @@
 import * as Tone from 'tone';
 import type { DrumKit } from './drumKit';
+import { hitGate } from './toneContext';
 import { BPM_DEFAULT, clampBpm, defaultPattern, SEQUENCER_ROWS, STEPS, type Pattern } from './pattern';
 
 export * from './pattern';
 
 /**
  * The pattern as a looping Tone.Sequence of 16th notes, started at the Transport's 0: each step triggers
- * the drums whose row is on (read at play time, so edits are heard at once), then calls `onStep`.
+ * the drums whose row is on (read at play time, so edits are heard at once; a step handed over late or twice
+ * is skipped), then calls `onStep`.
  */
 export function patternSequence(kit: DrumKit, pattern: () => Pattern, onStep?: (step: number, time: number) => void): Tone.Sequence<number> {
+  const admit = hitGate();
   return new Tone.Sequence<number>(
     (time, step) => {
       const current = pattern();
-      for (const id of SEQUENCER_ROWS) if (current[id]?.[step]) kit.trigger(id, time);
+      if (admit(time)) for (const id of SEQUENCER_ROWS) if (current[id]?.[step]) kit.trigger(id, time);
       onStep?.(step, time);
     },
     Array.from({ length: STEPS }, (_, i) => i),
