@@ -3,12 +3,16 @@
  * and the oracle ratio mask (upper bound for STFT masking), then the engine's real-time factor on a
  * 4-minute track and peak RSS. Ends with a JSON summary line.
  *
- *   npm run bench:separation -- [--engine fast] [--dir .data/eval-set]
+ *   npm run bench:separation -- [--engine fast|fast-stream] [--dir .data/eval-set]
+ * `fast-stream` runs the fast engine the way the media service does: the mixture fed in 1 s chunks and
+ * the stems collected as they come (separateFastStream).
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
+  chunksOf,
   createFastSeparator,
+  separateFastStream,
   decodeWav,
   remedianFilter,
   STEM_TYPES,
@@ -47,8 +51,29 @@ function parseArgs(argv: string[]): { engine: string; dir: string } {
 
 function createEngine(name: string): Separator {
   if (name === 'fast') return createFastSeparator();
-  throw new Error(`engine '${name}' is not benchmarked yet (available: fast)`);
+  if (name === 'fast-stream') return streamedFast;
+  throw new Error(`engine '${name}' is not benchmarked yet (available: fast, fast-stream)`);
 }
+
+/** The streamed fast engine behind the whole-array interface: chunks in, stems gathered as they come out. */
+const streamedFast: Separator = {
+  engine: 'fast',
+  async separate(mixture: StereoAudio): Promise<StemSet> {
+    const length = mixture.left.length;
+    const stems = Object.fromEntries(
+      STEM_TYPES.map((type) => [type, { sampleRate: mixture.sampleRate, left: new Float32Array(length), right: new Float32Array(length) }]),
+    ) as StemSet;
+    let at = 0;
+    await separateFastStream(chunksOf(mixture), async (part) => {
+      for (const type of STEM_TYPES) {
+        stems[type].left.set(part[type].left, at);
+        stems[type].right.set(part[type].right, at);
+      }
+      at += part.vocals.left.length;
+    });
+    return stems;
+  },
+};
 
 function score(reference: StemSet, estimate: StemSet): StemScores {
   const scores = {} as StemScores;
@@ -180,6 +205,14 @@ async function main(): Promise<void> {
   if (engineName === 'fast') {
     const same = await workersMatchInThread(scored[0]);
     console.log(`worker threads and in-thread separation give identical stems: ${same ? 'yes' : 'NO'}`);
+  }
+  if (engineName === 'fast-stream') {
+    const { mixture } = loadTrackAudio(scored[0]);
+    const [whole, streamed] = [await createFastSeparator().separate(mixture), await streamedFast.separate(mixture)];
+    const same = STEM_TYPES.every((stem) =>
+      (['left', 'right'] as const).every((channel) => Buffer.from(whole[stem][channel].buffer).equals(Buffer.from(streamed[stem][channel].buffer))),
+    );
+    console.log(`streamed and whole-array separation give identical stems: ${same ? 'yes' : 'NO'}`);
   }
 
   console.log(`${'track'.padEnd(38)} ${'method'.padEnd(8)} ${[...STEM_TYPES, 'mean'].map((s) => s.padStart(7)).join(' ')}`);

@@ -212,9 +212,11 @@ export class RunSeparationUseCase {
   }
 
   private async upsertStems({ ownerId, projectId, engine }: SeparationJobMessage): Promise<void> {
-    for (const type of STEM_TYPES) {
-      await this.stems.upsert({ ownerId, projectId, engine, type, objectKey: stemKey(ownerId, projectId, engine, type), quality: ENGINE_QUALITY[engine] });
-    }
+    await Promise.all(
+      STEM_TYPES.map((type) =>
+        this.stems.upsert({ ownerId, projectId, engine, type, objectKey: stemKey(ownerId, projectId, engine, type), quality: ENGINE_QUALITY[engine] }),
+      ),
+    );
   }
 
   /** Resolves while the project exists; throws ProjectGone once it was deleted (looked up at most every 2 s). */

@@ -1,4 +1,5 @@
 import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { releaseMemory } from '../release-memory';
 import { RunSeparationUseCase } from './run-separation.usecase';
 import { SeparationQueue } from './separation-queue';
 
@@ -11,7 +12,15 @@ export class SeparationWorker implements OnApplicationBootstrap, OnApplicationSh
   ) {}
 
   onApplicationBootstrap(): Promise<void> {
-    return this.queue.start((item) => this.runSeparation.execute(item));
+    return this.queue.start(async (item) => {
+      try {
+        return await this.runSeparation.execute(item);
+      } finally {
+        // Twice: buffers freed by the first collection's finalizers are only reclaimed by the next.
+        releaseMemory();
+        setTimeout(releaseMemory, 1000).unref();
+      }
+    });
   }
 
   onApplicationShutdown(): Promise<void> {

@@ -6,6 +6,7 @@ import { CACHED_AUDIO_MAX_SECONDS, DecodedAudioCache } from '../media-tools/deco
 import { isStillImage, looksLikeMedia, MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository, toProject } from '../projects/project.repository';
 import { ProjectDocument } from '../projects/project.schema';
+import { releaseMemory } from '../release-memory';
 import { RequestSeparationUseCase } from '../separation/request-separation.usecase';
 import { extractedAudioKey, projectPrefix } from '@stemdeck/proto';
 
@@ -70,6 +71,8 @@ export class IngestUploadUseCase {
       if (created) await this.projects.deleteOwned(ownerId, projectId);
       await this.storage.removePrefix(projectPrefix(ownerId, projectId)).catch(() => undefined);
       throw error;
+    } finally {
+      releaseMemory();
     }
   }
 
