@@ -149,7 +149,9 @@ describe('soak: the stack under mixed use through many timer cycles', () => {
       }
     });
 
-    await Promise.all([signInLoop('demo'), signInLoop('rival'), signInLoop('demo'), uploadLoop, plantLoop]);
+    // One loop per user: Keycloak turns away some of two sign-ins of one user made at the same moment
+    // (its login form comes back with 200), which is not the gateway's doing.
+    await Promise.all([signInLoop('demo'), signInLoop('rival'), uploadLoop, plantLoop]);
 
     // The steady socket still answers after several heartbeat rounds.
     steady.send({ type: 'ping', id: 'after-soak' });
