@@ -1,16 +1,17 @@
-import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
+import { ChakraProvider } from '@chakra-ui/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { BrowserRouter } from 'react-router';
 import { App } from './app/App';
 import { createStore } from './app/store';
+import { system } from './app/theme';
 import { Toaster } from './ui/toaster';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={createStore()}>
-      <ChakraProvider value={defaultSystem}>
+      <ChakraProvider value={system}>
         <BrowserRouter>
           <App />
         </BrowserRouter>

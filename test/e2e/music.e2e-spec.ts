@@ -40,6 +40,19 @@ describe('music in Chromium', () => {
     // A drum pad lights when its key is pressed.
     await page.keyboard.press('2');
     await page.locator('[data-testid="drum-pad-snare"][data-active="true"]').waitFor();
+
+    // The demo songs start and stop cleanly, again and again, stopped while their notes still ring (an
+    // error thrown on the page fails the test).
+    await page.getByRole('tab', { name: 'Demo Songs' }).click();
+    for (let i = 0; i < 8; i++) {
+      const card = page.getByTestId(i % 2 === 0 ? 'demo-full-track' : `demo-${['basic-beat', 'melody-chords'][(i >> 1) % 2]}`);
+      await card.getByRole('button', { name: 'Play' }).click();
+      await card.getByRole('button', { name: 'Stop' }).waitFor();
+      await page.waitForTimeout(250 + (i % 4) * 120);
+      await card.getByRole('button', { name: 'Stop' }).click();
+      await card.getByRole('button', { name: 'Play' }).waitFor();
+    }
+    await page.waitForTimeout(3_500); // stopped songs free their instruments once their last notes have ended
   });
 
   describe('performance pads', () => {
@@ -61,16 +74,63 @@ describe('music in Chromium', () => {
       udp.close();
     });
 
-    it('say so when the bridge is not running', async () => {
+    /** Starts the bridge once for the tests that need it (each test can also run alone). */
+    async function startBridge(): Promise<OscBridge> {
+      if (!bridge) {
+        bridge = new OscBridge({ port: BRIDGE_PORT, target: { host: '127.0.0.1', port: 9 }, allowedOrigins: [] });
+        await bridge.start();
+      }
+      return bridge;
+    }
+
+    it('without the bridge: say so in plain words, link to help, and look for it quietly and only while shown', async () => {
+      const consoleLines: string[] = [];
+      page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+      /** The browser reports each refused look for the bridge as a console error; our code logs nothing. */
+      const looks = () => consoleLines.filter((line) => line.includes('127.0.0.1:7400')).length;
+      const waitForLooks = async (count: number) => {
+        for (let i = 0; i < 100 && looks() < count; i++) await page.waitForTimeout(100);
+        expect(looks()).toBe(count);
+      };
       await signInThroughKeycloak(page);
       await page.goto(`${BASE_URL}/app`);
-      await page.getByRole('button', { name: 'Create Music' }).click();
-      await page.getByText('OSC bridge: not running (start it with npm run osc-bridge)').waitFor({ timeout: 15_000 });
+      const sidebar = page.getByTestId('sidebar');
+      await sidebar.getByRole('button', { name: 'Create Music' }).click();
+      await page.locator('[data-testid="osc-status"][data-state="not-running"]').waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId('osc-status').innerText()).toBe('OSC bridge: not running');
+      await page.getByText('Browsers cannot send OSC themselves: run the Stemdeck OSC bridge on this computer to reach VJ software.').waitFor();
+      expect(await page.getByTestId('section-pads').innerText()).not.toMatch(/npm|osc-bridge/);
+
+      // Six seconds on the pads, then twenty elsewhere: only the look on arrival (the next is not due for 10 s,
+      // and none while the pads are not shown). Looking every 5 s, 10 s, 20 s regardless made three.
+      await page.waitForTimeout(6_000);
+      await sidebar.getByRole('button', { name: 'AI Mastering' }).click();
+      await page.waitForTimeout(20_000);
+      expect(looks()).toBe(1);
+      // Back on the pads: one look at once; "Look again" another at once.
+      await sidebar.getByRole('button', { name: 'Create Music' }).click();
+      await waitForLooks(2);
+      await page.locator('[data-testid="osc-status"][data-state="not-running"]').waitFor();
+      await page.getByRole('button', { name: 'Look again' }).click();
+      await waitForLooks(3);
+      expect(consoleLines.filter((line) => line.startsWith('error:') && !line.includes("WebSocket connection to 'ws://127.0.0.1:7400/' failed"))).toEqual([]);
+
+      // The help opens beside the studio and works offline (it is part of the app).
+      const [help] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'How to set up the OSC bridge' }).click()]);
+      await help.getByRole('heading', { name: 'The Stemdeck OSC bridge', level: 1 }).waitFor();
+      await help.getByText('Whoever installed Stemdeck on this computer can start it', { exact: false }).waitFor();
+      await help.close();
+
+      // Started now, the bridge is found as soon as the person asks.
+      await startBridge();
+      await page.locator('[data-testid="osc-status"][data-state="not-running"]').waitFor();
+      await page.getByRole('button', { name: 'Look again' }).click();
+      await page.locator('[data-testid="osc-status"][data-state="connected"]').waitFor();
+      expect(await page.getByTestId('osc-status').innerText()).toBe('OSC bridge: connected → 127.0.0.1:9');
     });
 
     it('light up, send pad_trigger over /ws and OSC through the bridge to the target set in the panel', async () => {
-      bridge = new OscBridge({ port: BRIDGE_PORT, target: { host: '127.0.0.1', port: 9 }, allowedOrigins: [] });
-      await bridge.start();
+      await startBridge();
       const otherTab = await listen(await signIn('demo', 'demo'));
       await signInThroughKeycloak(page);
       await page.goto(`${BASE_URL}/app`);

@@ -1,12 +1,49 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
 import { BASE_URL } from './env';
 
+/**
+ * What went wrong inside the pages of the current test: uncaught errors, and console errors other than
+ * the browser's own reports of failed network requests (an answer 401/404/415 is often what a test wants).
+ * Every page of every context made through `launchBrowser` is watched, and the test fails afterwards.
+ */
+const pageProblems: string[] = [];
+
+/** The browser's own console lines about requests (not logged by our code). */
+const BROWSER_NETWORK_REPORT = /^(Failed to load resource: |WebSocket connection to '.*' failed)/;
+
+function consoleProblem(page: Page, message: ConsoleMessage): string | null {
+  if (message.type() !== 'error' || BROWSER_NETWORK_REPORT.test(message.text())) return null;
+  const { url, lineNumber } = message.location();
+  return `console error on ${page.url()}: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`;
+}
+
+export function watchPage(page: Page): void {
+  page.on('pageerror', (error) => pageProblems.push(`uncaught error on ${page.url()}: ${error.stack ?? error.message}`));
+  page.on('console', (message) => {
+    const problem = consoleProblem(page, message);
+    if (problem) pageProblems.push(problem);
+  });
+}
+
+afterEach(() => {
+  const problems = pageProblems.splice(0);
+  if (problems.length > 0) throw new Error(`The page reported ${problems.length} problem(s):\n${problems.join('\n')}`);
+});
+
 /** Debian's Chromium, headless, with no background traffic (this machine has no outside network). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+  // browser.newPage() goes through newContext() too, so every page opened in a test is watched.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on('page', watchPage);
+    return context;
+  };
+  return browser;
 }
 
 /** Signs in on Keycloak's real login page, starting from the landing page's Sign In button. */
@@ -42,4 +79,80 @@ export function chromiumPerTest(viewport = { width: 1280, height: 800 }): Chromi
   });
   afterEach(() => session.context.close());
   return session;
+}
+
+/** What a person sees of an element: its box, the text, and whether it is legible where it stands. */
+export interface SeenText {
+  text: string;
+  box: { x: number; y: number; width: number; height: number };
+  viewport: { width: number; height: number };
+  /** Product of the opacities of the element and its ancestors. */
+  opacity: number;
+  /** The text is cut off (overflowing its box). */
+  clipped: boolean;
+  /** The topmost element at the text's centre belongs to it (nothing covers it). */
+  onTop: boolean;
+  /** WCAG contrast of the text colour against the first opaque background behind it. */
+  contrast: number;
+}
+
+/** Measures how `locator`'s text looks on screen (see SeenText). */
+export function seenText(locator: Locator): Promise<SeenText> {
+  return locator.evaluate((element) => {
+    const rgba = (css: string): number[] => (css.match(/[\d.]+/g) ?? ['0', '0', '0', '0']).map(Number);
+    const luminance = ([r, g, b]: number[]) => {
+      const channel = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
+    };
+    let opacity = 1;
+    let background: number[] | null = null;
+    for (let node: Element | null = element; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      opacity *= Number(style.opacity);
+      const bg = rgba(style.backgroundColor);
+      if (!background && (bg[3] ?? 1) > 0.9) background = bg;
+    }
+    const fg = rgba(getComputedStyle(element).color);
+    const [light, dark] = [luminance(fg), luminance(background ?? [0, 0, 0])].sort((a, b) => b - a) as [number, number];
+    const rect = element.getBoundingClientRect();
+    const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+    return {
+      text: (element as HTMLElement).innerText,
+      box: { x: rect.x, y: rect.y, width: rect.width, height: rect.height },
+      viewport: { width: document.documentElement.clientWidth, height: document.documentElement.clientHeight },
+      opacity,
+      clipped: element.scrollWidth > element.clientWidth + 1 || element.scrollHeight > element.clientHeight + 1,
+      onTop: top !== null && (element === top || element.contains(top)),
+      contrast: (light + 0.05) / (dark + 0.05),
+    };
+  });
+}
+
+/** Whether a box lies wholly inside the viewport. */
+export const insideViewport = ({ box, viewport }: Pick<SeenText, 'box' | 'viewport'>): boolean =>
+  box.width > 0 && box.height > 0 && box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
+
+/**
+ * Waits for the toast titled `title` to finish entering (fully opaque, no longer moving), then checks that
+ * a person can read it: the toast inside the viewport, its title visible, whole, on top, with AA contrast.
+ */
+export async function expectReadableToast(page: Page, title: string): Promise<void> {
+  const toast = page.getByTestId('toast').filter({ has: page.locator('[data-part="title"]', { hasText: title }) });
+  await toast.waitFor();
+  const titleText = toast.locator('[data-part="title"]');
+  let seen = await seenText(titleText);
+  for (let settled = 0, i = 0; settled < 3 && i < 60; i++) {
+    await page.waitForTimeout(50);
+    const next = await seenText(titleText);
+    settled = next.opacity > 0.99 && next.box.x === seen.box.x && next.box.y === seen.box.y ? settled + 1 : 0;
+    seen = next;
+  }
+  const whole = await seenText(toast);
+  expect({ toastInViewport: insideViewport(whole), titleInViewport: insideViewport(seen) }).toEqual({ toastInViewport: true, titleInViewport: true });
+  expect(seen.text).toBe(title);
+  expect(seen.opacity).toBeGreaterThan(0.99);
+  expect(seen.clipped).toBe(false);
+  expect(seen.onTop).toBe(true);
+  expect(seen.contrast).toBeGreaterThanOrEqual(4.5);
+  expect(await titleText.isVisible()).toBe(true);
 }

@@ -4,6 +4,7 @@ import { useGetCurrentUserQuery } from '../api/api';
 import { CollaboratePage } from '../features/collaborate/CollaboratePage';
 import { LandingPage } from '../features/landing/LandingPage';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
+import { OSC_BRIDGE_HELP_PATH, OscBridgeHelpPage } from '../features/pads/OscBridgeHelpPage';
 import { StudioHomePage } from '../features/studio-home/StudioHomePage';
 import { StudioScreen } from '../features/studio/StudioScreen';
 import { LoadingScreen } from '../ui/LoadingScreen';
@@ -35,13 +36,13 @@ function SignedInOnly({ children }: { children: ReactNode }) {
 function Home() {
   const { isLoading, isSignedIn } = useAuth();
   if (isLoading) return <LandingPage authLoading signedIn={false} />;
-  return isSignedIn ? <StudioHomePage /> : <LandingPage authLoading={false} signedIn={false} />;
+  return isSignedIn ? <StudioHomePage signedIn /> : <LandingPage authLoading={false} signedIn={false} />;
 }
 
 function Studio() {
   const { isLoading, isSignedIn } = useAuth();
   if (isLoading) return <LoadingScreen />;
-  return isSignedIn ? <StudioScreen /> : <StudioHomePage />;
+  return isSignedIn ? <StudioScreen /> : <StudioHomePage signedIn={false} />;
 }
 
 /** Route table of seed 000 §2 and seed 001 §2. */
@@ -60,6 +61,7 @@ export function App() {
           </Suspense>
         }
       />
+      <Route path={OSC_BRIDGE_HELP_PATH} element={<OscBridgeHelpPage />} />
       <Route path="/collaborate" element={<SignedInOnly><CollaboratePage /></SignedInOnly>} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>

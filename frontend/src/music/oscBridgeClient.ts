@@ -1,12 +1,22 @@
 import OSC from 'osc-js';
 
-/** Where `npm run osc-bridge` listens (tools/osc-bridge). */
+/** Where the Stemdeck OSC bridge listens (tools/osc-bridge). */
 export const OSC_BRIDGE_URL = 'ws://127.0.0.1:7400';
 export const DEFAULT_OSC_TARGET = '127.0.0.1:7000';
-/** Looking for a bridge that is not running: after 5 s, then less and less often, up to every 30 s. */
-const RETRY_MIN_MS = 5000;
-const RETRY_MAX_MS = 30000;
 const SOCKET_OPEN = 1; // WebSocket.OPEN
+
+/**
+ * Looking for a bridge that is not running: the browser reports every refused connection in the console,
+ * so after the first look (at once) the waits double from 10 s up to 2 minutes. A person who has just
+ * started the bridge asks to look again rather than waiting.
+ */
+export const PROBE_FIRST_RETRY_MS = 10_000;
+export const PROBE_MAX_RETRY_MS = 120_000;
+
+/** The wait before looking again after `failures` looks in a row found nothing (1 → 10 s, 2 → 20 s, … ≤ 2 min). */
+export function probeDelayMs(failures: number): number {
+  return Math.min(PROBE_MAX_RETRY_MS, PROBE_FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
+}
 
 export type OscBridgeState = 'connecting' | 'connected' | 'not-running' | 'error';
 export interface OscBridgeStatus {
@@ -25,21 +35,34 @@ export function parseTarget(text: string): { host: string; port: number } | { er
   return { host: match[1]!, port };
 }
 
+/** The part of a WebSocket this client uses (a fake one in the unit tests). */
+export type BridgeSocket = Pick<WebSocket, 'readyState' | 'send' | 'close' | 'binaryType' | 'onopen' | 'onmessage' | 'onclose'>;
+export interface BridgeClock {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
 /**
  * The browser side of the OSC bridge: OSC packets encoded with osc-js go over a local WebSocket, the
  * bridge sends them as UDP. The state is the bridge's real one: connected (it answered), not running
- * (nothing listens; retried after 5 s, backing off to 30 s), or error (what the bridge reported).
+ * (nothing listens), or error (what the bridge reported).
+ *
+ * It looks for the bridge only while someone watches (the panel that shows its state is on screen), on
+ * the back-off above; an open connection stays open without watchers, so playback keeps sending.
  */
 export class OscBridgeClient {
-  private socket: WebSocket | null = null;
-  private retry: ReturnType<typeof setTimeout> | null = null;
-  private running = false;
-  private retryMs = RETRY_MIN_MS;
+  private socket: BridgeSocket | null = null;
+  private retry: unknown = null;
+  private watchers = 0;
+  private failures = 0;
   private wantedTarget: { host: string; port: number } | null = null;
   private current: OscBridgeStatus = { state: 'not-running', target: null, message: null };
   private readonly listeners = new Set<(status: OscBridgeStatus) => void>();
 
-  constructor(private readonly url = OSC_BRIDGE_URL) {}
+  constructor(
+    private readonly openSocket: () => BridgeSocket = () => new WebSocket(OSC_BRIDGE_URL),
+    private readonly clock: BridgeClock = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
+  ) {}
 
   get status(): OscBridgeStatus {
     return this.current;
@@ -51,9 +74,24 @@ export class OscBridgeClient {
     return () => this.listeners.delete(listener);
   }
 
-  start(): void {
-    if (this.running) return;
-    this.running = true;
+  /** Looks for the bridge while the returned function has not been called (at once, then backing off). */
+  watch(): () => void {
+    this.watchers++;
+    if (this.watchers === 1 && !this.socket && this.retry === null) this.connect();
+    let watching = true;
+    return () => {
+      if (!watching) return;
+      watching = false;
+      this.watchers--;
+      if (this.watchers === 0) this.cancelRetry();
+    };
+  }
+
+  /** Looks for the bridge now (the person has just started it), and starts the back-off afresh. */
+  lookAgain(): void {
+    if (this.socket) return;
+    this.cancelRetry();
+    this.failures = 0;
     this.connect();
   }
 
@@ -61,11 +99,7 @@ export class OscBridgeClient {
   setTarget(target: { host: string; port: number }): void {
     this.wantedTarget = target;
     if (this.socket?.readyState === SOCKET_OPEN) this.socket.send(JSON.stringify({ type: 'target', ...target }));
-    else if (this.running && !this.socket) {
-      if (this.retry) clearTimeout(this.retry);
-      this.retryMs = RETRY_MIN_MS;
-      this.connect();
-    }
+    else this.lookAgain();
   }
 
   /** Sends one OSC message; false when the bridge is not connected. */
@@ -75,15 +109,21 @@ export class OscBridgeClient {
     return true;
   }
 
+  private cancelRetry(): void {
+    if (this.retry !== null) this.clock.clearTimeout(this.retry);
+    this.retry = null;
+  }
+
   private connect(): void {
+    this.retry = null;
     this.update({ state: 'connecting', target: null, message: null });
-    const socket = new WebSocket(this.url);
+    const socket = this.openSocket();
     socket.binaryType = 'arraybuffer';
     this.socket = socket;
     let opened = false;
     socket.onopen = () => {
       opened = true;
-      this.retryMs = RETRY_MIN_MS;
+      this.failures = 0;
       if (this.wantedTarget) socket.send(JSON.stringify({ type: 'target', ...this.wantedTarget }));
     };
     socket.onmessage = (event) => {
@@ -100,11 +140,12 @@ export class OscBridgeClient {
       }
     };
     socket.onclose = () => {
+      if (this.socket !== socket) return;
       this.socket = null;
       this.update({ state: opened ? 'error' : 'not-running', target: null, message: opened ? 'The OSC bridge closed the connection' : null });
-      if (!this.running) return;
-      this.retry = setTimeout(() => this.connect(), this.retryMs);
-      this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2);
+      // A bridge that was there and went away is looked for again from the start of the schedule.
+      this.failures = opened ? 1 : this.failures + 1;
+      if (this.watchers > 0) this.retry = this.clock.setTimeout(() => this.connect(), probeDelayMs(this.failures));
     };
   }
 

@@ -1,7 +1,7 @@
 import { createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
-import { useRef, type PointerEvent } from 'react';
+import { useRef, type PointerEvent, type ReactNode } from 'react';
 
-/** Seed 000 §4/§9: one toast visible at a time, 5000 ms by default, F8 focuses the region. */
+/** One toast visible at a time, 5000 ms by default, F8 focuses the region. */
 export const toaster = createToaster({
   placement: 'bottom-end',
   max: 1,
@@ -13,34 +13,56 @@ export const toaster = createToaster({
 /** Horizontal drag distance (px) to the right past which a toast is dismissed. */
 export const SWIPE_DISMISS_THRESHOLD = 50;
 
-function SwipeToDismiss({ id, children }: { id: string; children: React.ReactNode }) {
+/**
+ * Drag-to-dismiss handlers for the toast's own root element. They sit on the root itself, not on a
+ * wrapper: the toaster positions each root absolutely inside its region, and a wrapper in between has no
+ * width, which put the toast's left edge at the region's right edge (off-screen but for a thin strip).
+ * The drag moves the root with `transform`, which composes with the `translate` the toaster animates.
+ */
+function useSwipeToDismiss(id: string) {
   const start = useRef<number | null>(null);
-  const element = useRef<HTMLDivElement>(null);
-  const move = (dx: number) => {
-    if (element.current) element.current.style.transform = dx > 0 ? `translateX(${dx}px)` : '';
+  const move = (element: HTMLElement, dx: number) => {
+    element.style.transform = dx > 0 ? `translateX(${dx}px)` : '';
   };
+  const release = (event: PointerEvent<HTMLElement>) => {
+    const dx = start.current === null ? 0 : event.clientX - start.current;
+    start.current = null;
+    move(event.currentTarget, 0);
+    return dx;
+  };
+  return {
+    style: { touchAction: 'pan-y' },
+    onPointerDown: (event: PointerEvent<HTMLElement>) => {
+      start.current = event.clientX;
+      event.currentTarget.setPointerCapture?.(event.pointerId);
+    },
+    onPointerMove: (event: PointerEvent<HTMLElement>) => {
+      if (start.current !== null) move(event.currentTarget, event.clientX - start.current);
+    },
+    onPointerUp: (event: PointerEvent<HTMLElement>) => {
+      if (release(event) > SWIPE_DISMISS_THRESHOLD) toaster.dismiss(id);
+    },
+    onPointerCancel: (event: PointerEvent<HTMLElement>) => void release(event),
+  };
+}
+
+interface ShownToast {
+  id?: string;
+  title?: ReactNode;
+  description?: ReactNode;
+}
+
+function ToastCard({ toast }: { toast: ShownToast }) {
+  const swipe = useSwipeToDismiss(toast.id!);
   return (
-    <div
-      ref={element}
-      style={{ touchAction: 'pan-y', transition: 'transform 80ms' }}
-      onPointerDown={(event: PointerEvent) => {
-        start.current = event.clientX;
-        (event.target as Element).setPointerCapture?.(event.pointerId);
-      }}
-      onPointerMove={(event: PointerEvent) => start.current !== null && move(event.clientX - start.current)}
-      onPointerUp={(event: PointerEvent) => {
-        const dx = start.current === null ? 0 : event.clientX - start.current;
-        start.current = null;
-        move(0);
-        if (dx > SWIPE_DISMISS_THRESHOLD) toaster.dismiss(id);
-      }}
-      onPointerCancel={() => {
-        start.current = null;
-        move(0);
-      }}
-    >
-      {children}
-    </div>
+    <Toast.Root width={{ md: 'sm' }} data-testid="toast" {...swipe}>
+      <Toast.Indicator />
+      <Stack gap="1" flex="1" maxWidth="100%">
+        {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
+        {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
+      </Stack>
+      <Toast.CloseTrigger />
+    </Toast.Root>
   );
 }
 
@@ -48,18 +70,7 @@ export function Toaster() {
   return (
     <Portal>
       <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-        {(toast) => (
-          <SwipeToDismiss id={toast.id!}>
-            <Toast.Root width={{ md: 'sm' }} data-testid="toast">
-              <Toast.Indicator />
-              <Stack gap="1" flex="1" maxWidth="100%">
-                {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-                {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
-              </Stack>
-              <Toast.CloseTrigger />
-            </Toast.Root>
-          </SwipeToDismiss>
-        )}
+        {(toast) => <ToastCard toast={toast} />}
       </ChakraToaster>
     </Portal>
   );

@@ -22,7 +22,7 @@ export function DemoSongsPanel() {
   return (
     <SimpleGrid columns={{ base: 1, md: 3 }} gap="4" data-testid="demo-songs">
       {DEMO_SONGS.map((song) => (
-        <Card.Root key={song.id}>
+        <Card.Root key={song.id} data-testid={`demo-${song.id}`}>
           <Card.Body gap="2">
             <Heading size="md">{song.name}</Heading>
             <Text fontSize="sm" color="fg.muted">

@@ -22,7 +22,7 @@ export function MusicPage() {
           <RouterLink to="/">Home</RouterLink>
         </Button>
       </PageHeader>
-      <Container maxW="6xl" py="8">
+      <Container as="main" maxW="6xl" py="8">
         <Stack gap="6">
           <Box>
             <Heading as="h1" size="3xl">

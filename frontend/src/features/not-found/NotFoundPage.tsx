@@ -3,7 +3,7 @@ import { CircleAlert } from 'lucide-react';
 
 export function NotFoundPage() {
   return (
-    <Box minH="100dvh" display="flex" alignItems="center" justifyContent="center" bg="bg" p="4">
+    <Box as="main" minH="100dvh" display="flex" alignItems="center" justifyContent="center" bg="bg" p="4">
       <Card.Root maxW="md" w="full">
         <Card.Body>
           <HStack gap="2" mb="4">

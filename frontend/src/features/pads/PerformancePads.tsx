@@ -1,4 +1,4 @@
-import { Box, Button, Card, Grid, Heading, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Card, Grid, Heading, HStack, Input, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import type { StemType } from '../../api/mediaTypes';
 import { ensureAudioContext, onAudioContext } from '../../audio/audioEngine';
@@ -9,6 +9,7 @@ import { controlOutputs, type MidiOutputDevice } from '../../music/controlOutput
 import { DEFAULT_OSC_TARGET, parseTarget, type OscBridgeStatus } from '../../music/oscBridgeClient';
 import { useLiveChannel } from '../live/useLiveConnection';
 import { useStudioProject } from '../separator/StudioProjectContext';
+import { OSC_BRIDGE_HELP_PATH } from './OscBridgeHelpPage';
 
 /** Seed 001 §9: pads highlight 150 ms, velocity fixed at 127. */
 const HIGHLIGHT_MS = 150;
@@ -34,11 +35,39 @@ const MODE_HELP: Record<StemMode, string> = {
 };
 
 const STATUS_TEXT: Record<OscBridgeStatus['state'], string> = {
-  connecting: 'connecting…',
+  connecting: 'looking for it…',
   connected: 'connected',
-  'not-running': 'not running (start it with npm run osc-bridge)',
+  'not-running': 'not running',
   error: 'error',
 };
+
+/** The bridge's state in plain words, with what the person can do about it. */
+function OscBridgeStatusLine({ bridge }: { bridge: OscBridgeStatus }) {
+  return (
+    <Stack gap="1">
+      <Text fontSize="xs" data-testid="osc-status" data-state={bridge.state}>
+        OSC bridge: {STATUS_TEXT[bridge.state]}
+        {bridge.target ? ` → ${bridge.target}` : ''}
+        {bridge.message ? `: ${bridge.message}` : ''}
+      </Text>
+      {bridge.state !== 'connected' && (
+        <>
+          <Text fontSize="xs" color="fg.muted">
+            Browsers cannot send OSC themselves: run the Stemdeck OSC bridge on this computer to reach VJ software.
+          </Text>
+          <HStack gap="3">
+            <Button size="xs" variant="outline" onClick={() => controlOutputs.osc.lookAgain()} disabled={bridge.state === 'connecting'}>
+              Look again
+            </Button>
+            <Link href={OSC_BRIDGE_HELP_PATH} target="_blank" rel="noopener" fontSize="xs" color="purple.300" textDecoration="underline">
+              How to set up the OSC bridge
+            </Link>
+          </HStack>
+        </>
+      )}
+    </Stack>
+  );
+}
 
 function useLatencyMs(): number | null {
   const [latency, setLatency] = useState<number | null>(null);
@@ -72,8 +101,8 @@ export function PerformancePads() {
   const latency = useLatencyMs();
 
   useEffect(() => {
-    controlOutputs.osc.start();
-    const offs = [controlOutputs.osc.onStatus(setBridge), controlOutputs.onSent(setSent)];
+    // Looks for the bridge only while the pads are on screen.
+    const offs = [controlOutputs.osc.watch(), controlOutputs.osc.onStatus(setBridge), controlOutputs.onSent(setSent)];
     void controlOutputs.midiOutputs().then((result) => setMidi(result.ok ? { devices: result.devices } : { message: result.message }));
     return () => offs.forEach((off) => off());
   }, []);
@@ -165,11 +194,7 @@ export function PerformancePads() {
                 {targetError}
               </Text>
             )}
-            <Text fontSize="xs" data-testid="osc-status" data-state={bridge.state}>
-              OSC bridge: {STATUS_TEXT[bridge.state]}
-              {bridge.target ? ` → ${bridge.target}` : ''}
-              {bridge.message ? `: ${bridge.message}` : ''}
-            </Text>
+            <OscBridgeStatusLine bridge={bridge} />
           </Stack>
           <Stack gap="2">
             <Text fontSize="sm" fontWeight="medium">
