@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { ClientNats } from '@nestjs/microservices';
+import { NatsEventBus } from '@stemdeck/platform';
 import type { NatsConnection } from 'nats';
+import { z } from 'zod';
 import { gatewayNatsOptions } from '../../services/gateway/src/nats/nats.module';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -55,5 +57,29 @@ describe('the gateway outlives a NATS outage', () => {
     }
     expect(client.unwrap<NatsConnection>().isClosed()).toBe(false);
     await client.close();
+  }, 20_000);
+
+  it('the event bus (stem events to /ws) keeps its subscription through an outage and never gives up', async () => {
+    const port = await freePort();
+    server?.kill('SIGKILL');
+    server = await natsServer(port);
+    const bus = new NatsEventBus(`nats://127.0.0.1:${port}`, 'reconnect-test');
+    await bus.connect();
+    const received: number[] = [];
+    bus.subscribe('reconnect.test', z.object({ n: z.number() }), (event) => received.push(event.n));
+    const connection = (bus as unknown as { connection: NatsConnection & { options: { maxReconnectAttempts: number } } }).connection;
+    expect(connection.options.maxReconnectAttempts).toBe(-1);
+    server.kill('SIGKILL');
+    await sleep(1000);
+    server = await natsServer(port);
+    const deadline = Date.now() + 10_000;
+    for (let n = 0; received.length === 0; n++) {
+      if (Date.now() > deadline) throw new Error('no event after the outage');
+      try {
+        bus.publish('reconnect.test', { n });
+      } catch {}
+      await sleep(200);
+    }
+    await bus.close();
   }, 20_000);
 });

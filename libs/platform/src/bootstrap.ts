@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { queueGroupOf, ServiceName } from '@stemdeck/proto';
 import { ConfigError } from './config';
+import { NATS_RECONNECT_FOREVER } from './nats-reconnect';
 import { NatsTraceInterceptor } from './nats-trace';
 
 /** Loads config or stops the process with a message naming each bad variable. */
@@ -23,9 +24,7 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   const logger = new Logger(`stemdeck-${service}`);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
     transport: Transport.NATS,
-    // Reconnect for as long as it takes (the client's default gives up after 10 tries, ~20 s, and the
-    // service would then sit idle, never answering again).
-    options: { servers: [natsUrl], queue: queueGroupOf(service), name: `stemdeck-${service}`, maxReconnectAttempts: -1 },
+    options: { servers: [natsUrl], queue: queueGroupOf(service), name: `stemdeck-${service}`, ...NATS_RECONNECT_FOREVER },
   });
   app.useGlobalInterceptors(new NatsTraceInterceptor());
   app.enableShutdownHooks();

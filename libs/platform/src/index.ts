@@ -8,3 +8,4 @@ export * from './bootstrap';
 export * from './rpc-reply';
 export * from './jetstream-work-queue';
 export * from './nats-event-bus';
+export * from './nats-reconnect';

@@ -12,6 +12,7 @@ import {
   StorageType,
 } from 'nats';
 import { ZodType } from 'zod';
+import { NATS_RECONNECT_FOREVER } from './nats-reconnect';
 import { extractTraceContext, injectTraceHeaders, messagingAttributes, withSpan } from './nats-trace';
 
 export interface WorkQueueOptions {
@@ -59,7 +60,7 @@ export class JetStreamWorkQueue<T> {
 
   async connect(): Promise<void> {
     if (this.connection) return;
-    this.connection = await connect({ servers: this.options.natsUrl, name: this.options.name });
+    this.connection = await connect({ servers: this.options.natsUrl, name: this.options.name, ...NATS_RECONNECT_FOREVER });
     const jsm = await this.connection.jetstreamManager();
     const streamConfig = {
       name: this.options.stream,

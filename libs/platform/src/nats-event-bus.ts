@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { connect, NatsConnection, Subscription } from 'nats';
 import { ZodType } from 'zod';
+import { NATS_RECONNECT_FOREVER } from './nats-reconnect';
 import { injectTraceHeaders } from './nats-trace';
 
 /**
@@ -18,7 +19,7 @@ export class NatsEventBus {
   ) {}
 
   async connect(): Promise<void> {
-    this.connection ??= await connect({ servers: this.natsUrl, name: this.name });
+    this.connection ??= await connect({ servers: this.natsUrl, name: this.name, ...NATS_RECONNECT_FOREVER });
   }
 
   publish(subject: string, payload: unknown): void {

@@ -1,6 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ClientNats, ClientProxy, ClientsModule, Transport } from '@nestjs/microservices';
-import { NatsRpcClient } from '@stemdeck/platform';
+import { NATS_RECONNECT_FOREVER, NatsRpcClient } from '@stemdeck/platform';
 import type { NatsConnection } from 'nats';
 
 export const NATS_CLIENT = 'NATS_CLIENT';
@@ -14,11 +14,7 @@ export class NatsConnectionProbe {
   }
 }
 
-/**
- * Reconnects for as long as it takes: the client's default gives up after 10 tries (~20 s), and a gateway
- * whose NATS client has given up answers every request with an error until it is restarted.
- */
-export const gatewayNatsOptions = (natsUrl: string) => ({ servers: [natsUrl], name: 'stemdeck-gateway', maxReconnectAttempts: -1 });
+export const gatewayNatsOptions = (natsUrl: string) => ({ servers: [natsUrl], name: 'stemdeck-gateway', ...NATS_RECONNECT_FOREVER });
 
 @Global()
 @Module({})
