@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
+import { chromiumPerTest, insideViewport, seenText, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 
 jest.setTimeout(60_000);
@@ -42,6 +42,29 @@ describe('studio shell in Chromium', () => {
     await page.waitForURL(/\/realms\/stemdeck\/protocol\/openid-connect\/auth/);
     await page.goto(`${BASE_URL}/studio`);
     await page.getByRole('link', { name: 'Start Creating Music' }).waitFor();
+  });
+
+  it.each([
+    ['desktop', 1440, 900],
+    ['phone', 390, 844],
+  ])('signed out on a %s, /studio offers to sign in, in view, and signing in there opens the studio', async (_name, width, height) => {
+    await page.setViewportSize({ width, height });
+    await page.goto(`${BASE_URL}/studio`);
+    await page.getByRole('heading', { name: 'Sign in to open your studio', level: 1 }).waitFor();
+    expect(await page.getByText('Your studio is ready').count()).toBe(0);
+    const signIn = page.getByRole('link', { name: 'Sign In to Start' });
+    expect(await signIn.getAttribute('href')).toBe('/api/login?returnTo=%2Fstudio');
+    const seen = await seenText(signIn);
+    expect(insideViewport(seen)).toBe(true);
+    expect(seen.onTop).toBe(true);
+    expect(seen.contrast).toBeGreaterThanOrEqual(4.5);
+    await signIn.click();
+    await page.waitForURL(/\/realms\/stemdeck\/protocol\/openid-connect\/auth/);
+    await page.fill('#username', 'demo');
+    await page.fill('#password', 'demo');
+    await page.click('#kc-login');
+    await page.waitForURL(`${BASE_URL}/studio`);
+    await page.getByRole('heading', { name: 'Upload Your Media', level: 1 }).waitFor();
   });
 
   it('signs in through Keycloak as demo/demo, uses the studio, and signs out', async () => {

@@ -92,7 +92,7 @@ export interface SeenText {
   clipped: boolean;
   /** The topmost element at the text's centre belongs to it (nothing covers it). */
   onTop: boolean;
-  /** WCAG contrast of the text colour against the first opaque background behind it. */
+  /** WCAG contrast of the text colour (faded by its opacity) against the first opaque background behind it. */
   contrast: number;
 }
 
@@ -105,15 +105,21 @@ export function seenText(locator: Locator): Promise<SeenText> {
       return 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
     };
     let opacity = 1;
+    /** Opacity of the text over its background: the element's and its ancestors' up to the background's. */
+    let textOpacity = 1;
     let background: number[] | null = null;
     for (let node: Element | null = element; node; node = node.parentElement) {
       const style = getComputedStyle(node);
       opacity *= Number(style.opacity);
       const bg = rgba(style.backgroundColor);
       if (!background && (bg[3] ?? 1) > 0.9) background = bg;
+      if (!background) textOpacity *= Number(style.opacity);
     }
-    const fg = rgba(getComputedStyle(element).color);
-    const [light, dark] = [luminance(fg), luminance(background ?? [0, 0, 0])].sort((a, b) => b - a) as [number, number];
+    background ??= [0, 0, 0];
+    const color = rgba(getComputedStyle(element).color);
+    const alpha = (color[3] ?? 1) * textOpacity;
+    const fg = [0, 1, 2].map((i) => color[i]! * alpha + background![i]! * (1 - alpha));
+    const [light, dark] = [luminance(fg), luminance(background)].sort((a, b) => b - a) as [number, number];
     const rect = element.getBoundingClientRect();
     const top = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
     return {
@@ -155,4 +161,9 @@ export async function expectReadableToast(page: Page, title: string): Promise<vo
   expect(seen.onTop).toBe(true);
   expect(seen.contrast).toBeGreaterThanOrEqual(4.5);
   expect(await titleText.isVisible()).toBe(true);
+  const description = toast.locator('[data-part="description"]');
+  if (await description.count()) {
+    const line = await seenText(description);
+    expect({ inViewport: insideViewport(line), contrastAA: line.contrast >= 4.5, onTop: line.onTop }).toEqual({ inViewport: true, contrastAA: true, onTop: true });
+  }
 }

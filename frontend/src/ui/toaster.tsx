@@ -59,7 +59,8 @@ function ToastCard({ toast }: { toast: ShownToast }) {
       <Toast.Indicator />
       <Stack gap="1" flex="1" maxWidth="100%">
         {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-        {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
+        {/* Full opacity: the faded default falls below AA contrast on the coloured toasts. */}
+        {toast.description && <Toast.Description opacity="1">{toast.description}</Toast.Description>}
       </Stack>
       <Toast.CloseTrigger />
     </Toast.Root>
