@@ -39,6 +39,8 @@ class ProjectGone extends Error {
 interface MixtureSource {
   chunks: AsyncIterable<StereoAudio>;
   expectedFrames: number;
+  /** Stops the decode (its ffmpeg) if the job ends before reading it all. */
+  close(): Promise<void>;
 }
 
 /**
@@ -90,12 +92,15 @@ export class RunSeparationUseCase {
       await this.removeStems(item.payload).catch(() => undefined);
       return 'done';
     }
+    const cleanup: Array<() => Promise<void>> = [];
     try {
       await this.jobs.markProcessing(ownerId, jobId);
       this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: 0 });
       this.engines.get(engine);
       const started = Date.now();
-      let source = await this.openSource(project.audioKey);
+      const opened = await this.openSource(project.audioKey);
+      let source = opened;
+      cleanup.push(() => opened.close());
       item.heartbeat();
       let headMs: number | null = null;
       if (project.duration >= 2 * PROGRESSIVE_HEAD_SECONDS && (await this.stems.listOwned(ownerId, projectId, engine)).length === 0) {
@@ -129,6 +134,8 @@ export class RunSeparationUseCase {
       if (item.deliveryCount < attempts) return 'retry';
       await this.giveUp(item.payload, message, SEPARATION_FAILED);
       return 'give-up';
+    } finally {
+      for (const close of cleanup) await close().catch(() => undefined);
     }
   }
 
@@ -143,10 +150,14 @@ export class RunSeparationUseCase {
   /** The decoded samples the ingest kept for a short song, or a fresh streamed decode. */
   private async openSource(audioKey: string): Promise<MixtureSource> {
     const cached = this.decoded.take(audioKey);
-    if (cached) return { chunks: chunksOf(cached), expectedFrames: cached.left.length };
-    const url = await this.storage.presignedReadUrl(audioKey);
-    const probe = await this.tools.probe(url);
-    return { chunks: this.tools.decodeStream(url, probe), expectedFrames: Math.round(probe.durationSeconds * (probe.audio?.sampleRate ?? 0)) };
+    const url = cached ? null : await this.storage.presignedReadUrl(audioKey);
+    const probe = url ? await this.tools.probe(url) : null;
+    const chunks = cached ? chunksOf(cached) : this.tools.decodeStream(url!, probe!);
+    return {
+      chunks,
+      expectedFrames: cached ? cached.left.length : Math.round(probe!.durationSeconds * (probe!.audio?.sampleRate ?? 0)),
+      close: async () => void (await chunks.return(undefined)),
+    };
   }
 
   /**
@@ -162,7 +173,7 @@ export class RunSeparationUseCase {
       await writeWhole(writer, stems);
       await writer.finish();
     } catch (error) {
-      writer.abort();
+      await writer.abort();
       throw error;
     }
     await this.upsertStems(payload);
@@ -201,7 +212,7 @@ export class RunSeparationUseCase {
       await this.upsertStems(item.payload);
       return result;
     } catch (error) {
-      writer.abort();
+      await writer.abort();
       throw error;
     }
   }
@@ -279,7 +290,7 @@ async function takeHead(source: MixtureSource, seconds: number): Promise<{ audio
     yield* taken;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  return { audio, source: { chunks: replay(), expectedFrames: source.expectedFrames } };
+  return { audio, source: { chunks: replay(), expectedFrames: source.expectedFrames, close: source.close } };
 }
 
 async function collect(chunks: AsyncIterable<StereoAudio>): Promise<StereoAudio> {

@@ -44,8 +44,13 @@ export class StemWriter {
     await this.uploads;
   }
 
-  /** Stops everything; the uploads abort their multipart parts. */
-  abort(): void {
+  /** Stops everything and waits until the uploads have aborted their multipart parts. */
+  async abort(): Promise<void> {
+    this.stop();
+    await this.uploads?.catch(() => undefined);
+  }
+
+  private stop(): void {
     this.failure ??= new Error('stem writing stopped');
     for (const type of STEM_TYPES) this.encoders?.[type].abort();
   }
@@ -64,7 +69,7 @@ export class StemWriter {
       (error: Error) => {
         // One stem failed: stop the others too (a stalled upload would block its encoder's writes).
         this.failure ??= error;
-        this.abort();
+        this.stop();
         throw error;
       },
     );
