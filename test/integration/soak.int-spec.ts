@@ -145,13 +145,20 @@ describe('soak: the stack under mixed use through many timer cycles', () => {
         sweepLatencies.push(Date.now() - plantedAt);
         counts.expiredSwept += ids.length;
         batch++;
+      }
+    });
+
+    // The gateway's resident memory every 5 s: growth that does not level off would show here.
+    const rssLoop = guarded('gateway memory sampling', async () => {
+      while (Date.now() < deadline) {
         rssSamples.push(gatewayRssKb()?.rssKb ?? 0);
+        await sleep(5000);
       }
     });
 
     // One loop per user: with brute-force protection on, Keycloak 26 blocks a sign-in of a user made while
     // another of the same user is in flight (its form comes back), which is not the gateway's doing.
-    await Promise.all([signInLoop('demo'), signInLoop('rival'), uploadLoop, plantLoop]);
+    await Promise.all([signInLoop('demo'), signInLoop('rival'), uploadLoop, plantLoop, rssLoop]);
 
     // The steady socket still answers after several heartbeat rounds.
     steady.send({ type: 'ping', id: 'after-soak' });
@@ -167,6 +174,7 @@ describe('soak: the stack under mixed use through many timer cycles', () => {
       gatewayRssMb: {
         before: rssBefore && Math.round(rssBefore.rssKb / 1024),
         peakDuring: Math.round(Math.max(...rssSamples) / 1024),
+        every5s: rssSamples.map((kb) => Math.round(kb / 1024)),
         after: rssAfter && Math.round(rssAfter.rssKb / 1024),
       },
       silentSocketDroppedAfterMs: silentClosedAt && silentClosedAt - silentOpenedAt,
