@@ -47,7 +47,7 @@ export function StudioScreen() {
           <Portal>
             <Drawer.Backdrop />
             <Drawer.Positioner>
-              <Drawer.Content maxW="64" data-testid="sidebar-drawer">
+              <Drawer.Content maxW="64" data-testid="sidebar-drawer" aria-label="Studio menu">
                 <Drawer.CloseTrigger asChild>
                   <CloseButton size="sm" position="absolute" top="3" right="3" />
                 </Drawer.CloseTrigger>
