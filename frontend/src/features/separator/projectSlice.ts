@@ -41,11 +41,12 @@ export const projectSlice = createSlice({
       if (state.project?.id === action.payload.id) state.project.name = action.payload.name;
     },
     stemsLoaded: (state, action: PayloadAction<{ stems: MixerStem[]; partialSeconds: number | null }>) => {
-      // Progressive → whole keeps the mix the user set meanwhile (same stem ids).
+      // The same stems loaded again (first seconds → whole, or the server's copy after a missed event) keep
+      // the mix set here: the user's latest changes may not be saved yet.
       const previous = new Map(state.stems.map((stem) => [stem.id, stem]));
       state.stems = action.payload.stems.map((stem) => {
         const earlier = previous.get(stem.id);
-        return earlier && state.partialSeconds !== null ? { ...stem, volume: earlier.volume, muted: earlier.muted, soloed: earlier.soloed } : stem;
+        return earlier ? { ...stem, volume: earlier.volume, muted: earlier.muted, soloed: earlier.soloed } : stem;
       });
       state.partialSeconds = action.payload.partialSeconds;
       if (!action.payload.stems.length) state.decodedVersion = 0;

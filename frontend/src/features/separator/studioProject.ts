@@ -290,6 +290,8 @@ export class StudioProjectController {
         break;
       case 'stems_ready':
         this.dispatch(jobFinished({ engine: event.engine }));
+        // Already loaded whole from the server (a read that beat the event): nothing new to decode.
+        if (project.partialSeconds === null && project.stems.length > 0 && project.stems[0]?.engine === event.engine) break;
         void this.loadStems(event.projectId, normalizeStems(event.stems), null);
         break;
       case 'stems_failed':
