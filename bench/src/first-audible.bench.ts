@@ -63,9 +63,13 @@ async function main(): Promise<void> {
     const runs: Array<{ playableMs: number; audibleMs: number }> = [];
     for (let run = 0; run < RUNS; run++) {
       await page.evaluate(() => performance.clearMarks());
-      const chooser = page.waitForEvent('filechooser');
-      await page.getByRole('button', { name: 'Choose File' }).click();
-      await (await chooser).setFiles(clip);
+      // With a project open the upload area folds into an "Upload another" bar that opens the same chooser.
+      // Waited together, so a failed click cannot leave the chooser's wait rejecting unhandled (and the stack running).
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('button', { name: /^(Choose File|Upload another)$/ }).first().click(),
+      ]);
+      await chooser.setFiles(clip);
       await page.getByRole('button', { name: 'Split into Stems' }).click();
       const marks = await page.evaluate(async () => {
         const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime;

@@ -78,6 +78,16 @@ function rssKb(pid: number): number {
   }
 }
 
+/** Proportional set size: shared pages (ffmpeg's libraries) split between the processes mapping them. */
+function pssKb(pid: number): number {
+  try {
+    const match = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** The media process's direct children (its ffmpeg decoders and encoders). */
 function childPids(pid: number): number[] {
   const children: number[] = [];
@@ -95,7 +105,7 @@ function childPids(pid: number): number[] {
 }
 
 class RssSampler {
-  readonly samples: Array<{ at: number; mediaKb: number; childrenKb: number; children: number }> = [];
+  readonly samples: Array<{ at: number; mediaKb: number; childrenKb: number; childrenPssKb: number; children: number }> = [];
   private timer?: NodeJS.Timeout;
 
   constructor(private readonly pid: number) {}
@@ -103,7 +113,13 @@ class RssSampler {
   start(): void {
     this.timer = setInterval(() => {
       const children = childPids(this.pid);
-      this.samples.push({ at: now(), mediaKb: rssKb(this.pid), childrenKb: children.reduce((sum, child) => sum + rssKb(child), 0), children: children.length });
+      this.samples.push({
+        at: now(),
+        mediaKb: rssKb(this.pid),
+        childrenKb: children.reduce((sum, child) => sum + rssKb(child), 0),
+        childrenPssKb: children.reduce((sum, child) => sum + pssKb(child), 0),
+        children: children.length,
+      });
     }, SAMPLE_MS);
   }
 
@@ -116,6 +132,7 @@ class RssSampler {
     return {
       mediaMB: mb(Math.max(0, ...inRange.map((s) => s.mediaKb))),
       ffmpegMB: mb(Math.max(0, ...inRange.map((s) => s.childrenKb))),
+      ffmpegPssMB: mb(Math.max(0, ...inRange.map((s) => s.childrenPssKb))),
       ffmpegProcesses: Math.max(0, ...inRange.map((s) => s.children)),
     };
   }
