@@ -2,6 +2,7 @@ export * from './types';
 export * from './io/wav';
 export * from './io/ffmpeg';
 export * from './io/pcm-stream';
+export * from './io/flac';
 export * from './dsp';
 export * from './analysis';
 export * from './separation/fast';

@@ -83,6 +83,7 @@ function setUp(seconds: number, options: { engine?: EngineName; failWhole?: bool
       for await (const chunk of body) bytes += chunk.length;
       objects.set(key, bytes);
     },
+    putBuffer: async (key: string, body: Buffer) => void objects.set(key, body.length),
     removePrefix: async (prefix: string) => [...objects.keys()].filter((k) => k.startsWith(prefix)).forEach((k) => objects.delete(k)),
   };
   const publish = (event: MediaEvent) => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { chunksOf, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
+import { chunksOf, encodeFlac24, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
@@ -13,7 +13,7 @@ import { ENGINE_QUALITY, EngineRegistry } from './engine-registry';
 import { MediaEventsPublisher } from './media-events.publisher';
 import { SeparationJobRepository } from './separation-job.repository';
 import type { SeparationOutcome, SeparationWorkItem } from './separation-queue';
-import { StemWriter } from './stem-writer';
+import { STEM_CONTENT_TYPE, StemWriter } from './stem-writer';
 
 const PROGRESS_EVENT_MS = 250;
 const PROGRESS_STORE_MS = 1000;
@@ -168,14 +168,8 @@ export class RunSeparationUseCase {
     const { ownerId, projectId, engine } = payload;
     const started = Date.now();
     const stems = await this.engines.get(engine).separate(head);
-    const writer = this.writer(payload);
-    try {
-      await writeWhole(writer, stems);
-      await writer.finish();
-    } catch (error) {
-      await writer.abort();
-      throw error;
-    }
+    // Encoded in this process: starting four ffmpeg encoders takes longer than encoding 5 s.
+    await Promise.all(STEM_TYPES.map((type) => this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encodeFlac24(stems[type]), STEM_CONTENT_TYPE)));
     await this.upsertStems(payload);
     const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
     this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems: stored });

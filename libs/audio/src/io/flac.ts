@@ -1,0 +1,216 @@
+import type { StereoAudio } from '../types';
+
+/**
+ * A small in-process FLAC encoder for short stereo clips: 24-bit, blocks of 4096 frames, each channel a
+ * FIXED-predictor subframe (the best of orders 0–3 by summed |residual|) with one Rice partition. It
+ * compresses a little less than ffmpeg's LPC, but it needs no process: four ffmpeg start-ups cost more
+ * than the progressive first seconds take to encode, and those seconds are what the listener waits for.
+ * Long stems stream through ffmpeg (FlacStreamEncoder). Format: https://xiph.org/flac/format.html
+ */
+export function encodeFlac24(audio: StereoAudio): Buffer {
+  const frames = audio.left.length;
+  const out = new BitWriter(Math.max(1024, Math.ceil(frames * 6 * 0.9)));
+  out.bytes([0x66, 0x4c, 0x61, 0x43]); // "fLaC"
+  writeStreamInfo(out, audio.sampleRate, frames);
+  const left = new Int32Array(BLOCK);
+  const right = new Int32Array(BLOCK);
+  for (let from = 0, index = 0; from < frames; from += BLOCK, index++) {
+    const size = Math.min(BLOCK, frames - from);
+    for (let i = 0; i < size; i++) {
+      left[i] = toInt24(audio.left[from + i]);
+      right[i] = toInt24(audio.right[from + i]);
+    }
+    writeFrame(out, index, left.subarray(0, size), right.subarray(0, size));
+  }
+  return out.finish();
+}
+
+const BLOCK = 4096;
+const MAX_24 = 8_388_607;
+
+function toInt24(sample: number): number {
+  const scaled = Math.round(sample * 8_388_608);
+  return scaled > MAX_24 ? MAX_24 : scaled < -8_388_608 ? -8_388_608 : scaled;
+}
+
+function writeStreamInfo(out: BitWriter, sampleRate: number, frames: number): void {
+  out.bits(1, 1); // last metadata block
+  out.bits(0, 7); // STREAMINFO
+  out.bits(34, 24);
+  out.bits(BLOCK, 16);
+  out.bits(BLOCK, 16);
+  out.bits(0, 24); // min frame size: unknown
+  out.bits(0, 24); // max frame size: unknown
+  out.bits(sampleRate, 20);
+  out.bits(1, 3); // channels − 1
+  out.bits(23, 5); // bits per sample − 1
+  out.bits(Math.floor(frames / 2 ** 32), 4);
+  out.bits(frames >>> 0, 32);
+  for (let i = 0; i < 16; i++) out.bits(0, 8); // MD5: not computed
+}
+
+function writeFrame(out: BitWriter, index: number, left: Int32Array, right: Int32Array): void {
+  const start = out.byteLength();
+  out.bits(0b11111111111110, 14); // sync
+  out.bits(0, 1);
+  out.bits(0, 1); // fixed block size
+  out.bits(0b0111, 4); // block size: 16 bits after the header
+  out.bits(0b0000, 4); // sample rate: from STREAMINFO
+  out.bits(0b0001, 4); // left, right
+  out.bits(0b110, 3); // 24 bits per sample
+  out.bits(0, 1);
+  writeUtf8Number(out, index);
+  out.bits(left.length - 1, 16);
+  out.bits(crc8(out.slice(start)), 8);
+  writeFixedSubframe(out, left);
+  writeFixedSubframe(out, right);
+  out.alignToByte();
+  out.bits(crc16(out.slice(start)), 16);
+}
+
+/** FLAC's "UTF-8" coding of the frame number. */
+function writeUtf8Number(out: BitWriter, value: number): void {
+  if (value < 0x80) return out.bits(value, 8);
+  const count = value < 0x800 ? 2 : value < 0x10000 ? 3 : value < 0x200000 ? 4 : value < 0x4000000 ? 5 : 6;
+  out.bits(((0xff << (8 - count)) & 0xff) | Math.floor(value / 2 ** (6 * (count - 1))), 8);
+  for (let i = count - 2; i >= 0; i--) out.bits(0x80 | (Math.floor(value / 2 ** (6 * i)) & 0x3f), 8);
+}
+
+const residualBuffer = new Int32Array(BLOCK);
+
+function writeFixedSubframe(out: BitWriter, samples: Int32Array): void {
+  const n = samples.length;
+  // The order whose residual is smallest (orders above the block's length are not allowed).
+  let bestOrder = 0;
+  let bestSum = Infinity;
+  for (let order = 0; order <= Math.min(3, n); order++) {
+    let sum = 0;
+    for (let i = order; i < n; i++) sum += Math.abs(fixedResidual(samples, i, order));
+    if (sum < bestSum) [bestOrder, bestSum] = [order, sum];
+  }
+  out.bits(0, 1);
+  out.bits(0b001000 | bestOrder, 6);
+  out.bits(0, 1); // no wasted bits
+  for (let i = 0; i < bestOrder; i++) out.signed(samples[i], 24);
+  const count = n - bestOrder;
+  for (let i = 0; i < count; i++) residualBuffer[i] = fixedResidual(samples, i + bestOrder, bestOrder);
+  // Rice parameter from the mean folded residual (partition order 0: one parameter for the block).
+  const mean = count > 0 ? (2 * bestSum) / count : 0;
+  let k = 0;
+  while (k < 30 && 2 ** (k + 1) < mean) k++;
+  const method = k > 14 ? 1 : 0; // RICE2 (5-bit parameter) beyond what RICE (4-bit) can say
+  out.bits(method, 2);
+  out.bits(0, 4); // partition order 0
+  out.bits(k, method === 1 ? 5 : 4);
+  for (let i = 0; i < count; i++) {
+    const r = residualBuffer[i];
+    const folded = r >= 0 ? 2 * r : -2 * r - 1;
+    out.unary(Math.floor(folded / 2 ** k));
+    if (k > 0) out.bits(folded % 2 ** k, k);
+  }
+}
+
+function fixedResidual(s: Int32Array, i: number, order: number): number {
+  switch (order) {
+    case 0:
+      return s[i];
+    case 1:
+      return s[i] - s[i - 1];
+    case 2:
+      return s[i] - 2 * s[i - 1] + s[i - 2];
+    default:
+      return s[i] - 3 * s[i - 1] + 3 * s[i - 2] - s[i - 3];
+  }
+}
+
+function crc8(bytes: Uint8Array): number {
+  let crc = 0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return crc;
+}
+
+const CRC16_TABLE = (() => {
+  const table = new Uint16Array(256);
+  for (let i = 0; i < 256; i++) {
+    let crc = i << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x8005) & 0xffff : (crc << 1) & 0xffff;
+    table[i] = crc;
+  }
+  return table;
+})();
+
+function crc16(bytes: Uint8Array): number {
+  let crc = 0;
+  for (const byte of bytes) crc = ((crc << 8) & 0xffff) ^ CRC16_TABLE[(crc >> 8) ^ byte];
+  return crc;
+}
+
+/** MSB-first bit writer over a growing byte array. */
+class BitWriter {
+  private buffer: Uint8Array;
+  private length = 0;
+  private accumulator = 0;
+  private pending = 0;
+
+  constructor(capacity: number) {
+    this.buffer = new Uint8Array(capacity);
+  }
+
+  /** Writes the low `count` (≤ 32) bits of a non-negative `value`. */
+  bits(value: number, count: number): void {
+    while (count > 0) {
+      const take = Math.min(count, 8 - this.pending);
+      const shift = count - take;
+      const chunk = Math.floor(value / 2 ** shift) & ((1 << take) - 1);
+      this.accumulator = (this.accumulator << take) | chunk;
+      this.pending += take;
+      count -= take;
+      if (this.pending === 8) this.pushByte();
+    }
+  }
+
+  signed(value: number, count: number): void {
+    this.bits(value < 0 ? value + 2 ** count : value, count);
+  }
+
+  unary(zeros: number): void {
+    for (let i = 0; i < zeros; i++) this.bits(0, 1);
+    this.bits(1, 1);
+  }
+
+  bytes(values: number[]): void {
+    for (const value of values) this.bits(value, 8);
+  }
+
+  alignToByte(): void {
+    if (this.pending > 0) this.bits(0, 8 - this.pending);
+  }
+
+  byteLength(): number {
+    return this.length;
+  }
+
+  /** Whole bytes written since `from` (call at a byte boundary). */
+  slice(from: number): Uint8Array {
+    return this.buffer.subarray(from, this.length);
+  }
+
+  finish(): Buffer {
+    this.alignToByte();
+    return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.length);
+  }
+
+  private pushByte(): void {
+    if (this.length === this.buffer.length) {
+      const grown = new Uint8Array(this.buffer.length * 2);
+      grown.set(this.buffer);
+      this.buffer = grown;
+    }
+    this.buffer[this.length++] = this.accumulator & 0xff;
+    this.accumulator = 0;
+    this.pending = 0;
+  }
+}
