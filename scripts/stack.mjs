@@ -216,6 +216,15 @@ export async function startInfra(stack, { fresh = false } = {}) {
  */
 export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=1', '--max-old-space-size=128'];
 
+/**
+ * Media streams audio through many short-lived buffers of a few MB. glibc raises its mmap threshold after
+ * freeing such a buffer, so later ones come from heaps it rarely gives back, and per-thread arenas (the
+ * separation's worker threads) multiply that: after a long job the process kept 400–490 MB of an idle
+ * 130 MB. A fixed 128 kB threshold and two arenas bring it back to ~180 MB within 30 s (bench:long-media).
+ * Same values in the Helm chart.
+ */
+const SERVICE_ENV = { media: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } };
+
 /** Starts the services and the gateway (built output) and waits until the gateway reports ready. */
 export async function startApps(stack, extraEnv = {}) {
   const logDir = join(stack.dataDir, 'logs');
@@ -226,7 +235,8 @@ export async function startApps(stack, extraEnv = {}) {
   }
   const env = { ...stack.appEnv, ...extraEnv };
   for (const name of SERVICES) {
-    const start = () => launch(name, process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env });
+    const serviceEnv = { ...env, ...(SERVICE_ENV[name] ?? {}) };
+    const start = () => launch(name, process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env: serviceEnv });
     supervise(start(), start);
   }
   const gateway = launch('gateway', process.execPath, [...GATEWAY_NODE_FLAGS, join(ROOT, 'services', 'gateway', 'dist', 'main.js')], { logDir, env });
