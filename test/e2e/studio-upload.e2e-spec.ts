@@ -3,6 +3,7 @@ import type { Page, Request } from 'playwright-core';
 import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { fixturePath, makeClip } from '../support/media';
+import { waitForStems, waitForToast } from '../support/studio';
 
 jest.setTimeout(120_000);
 
@@ -18,17 +19,7 @@ async function meterLevel(page: Page, type: string): Promise<number> {
   return Number(await page.getByTestId(`meter-${type}`).getAttribute('data-level'));
 }
 
-async function toast(page: Page, title: string, description: string | RegExp): Promise<void> {
-  const region = page.getByRole('region', { name: /notifications/i });
-  await region.getByText(title, { exact: true }).waitFor();
-  await region.getByText(description, typeof description === 'string' ? { exact: true } : {}).waitFor();
-}
-
-/** Waits until the four stem cards are there and their audio is decoded (Play then moves the clock). */
-async function waitForStems(page: Page): Promise<void> {
-  for (const type of ['vocals', 'drums', 'bass', 'other']) await page.getByTestId(`stem-${type}`).waitFor({ timeout: 60_000 });
-  await page.locator('[data-testid="stem-mixer"][data-decoded="true"]').waitFor({ timeout: 60_000 });
-}
+const toast = waitForToast;
 
 describe('Upload & Split in Chromium', () => {
   const chromium = chromiumPerTest({ width: 1400, height: 1000 });
@@ -96,7 +87,7 @@ describe('Upload & Split in Chromium', () => {
     await waitForStems(page);
     expect(await page.getByRole('button', { name: 'Mute vocals' }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('button', { name: 'Mute drums' }).getAttribute('aria-pressed')).toBe('false');
-    expect(await page.getByTestId('quality-vocals').innerText()).toBe('good');
+    expect(await page.getByTestId('quality-vocals').innerText()).toBe('engine: fast');
 
     // A second tab of the same user follows the mixer live (stem_update relayed over /ws).
     const otherTab = await chromium.context.newPage();
@@ -121,7 +112,7 @@ describe('Upload & Split in Chromium', () => {
     await page.getByRole('button', { name: 'Reprocess' }).click();
     await sawHybrid;
     await page.getByText('Stem mixer · hybrid engine').waitFor({ timeout: 60_000 });
-    expect(await page.getByTestId('quality-vocals').innerText()).toBe('excellent');
+    expect(await page.getByTestId('quality-vocals').innerText()).toBe('engine: hybrid');
     expect(uploads).toHaveLength(1);
   });
 
@@ -142,6 +133,27 @@ describe('Upload & Split in Chromium', () => {
     await waitForStems(page);
     expect(await page.getByTestId('current-file').innerText()).toBe('dropped-song.ogg');
     expect(uploads).toHaveLength(1);
+  });
+
+  it('shows reject while a PNG is dragged over the drop zone, accept for audio', async () => {
+    const zone = page.getByTestId('drop-zone');
+    const dragOf = (type: string, name: string) =>
+      page.evaluateHandle(
+        ([fileType, fileName]) => {
+          const transfer = new DataTransfer();
+          transfer.items.add(new File(['x'], fileName!, { type: fileType }));
+          return transfer;
+        },
+        [type, name],
+      );
+    await zone.dispatchEvent('dragenter', { dataTransfer: await dragOf('image/png', 'cover.png') });
+    await page.locator('[data-testid="drop-zone"][data-state="drag-reject"]').waitFor();
+    await zone.getByText('Only audio or video files can be split').waitFor();
+    await zone.dispatchEvent('dragleave', { dataTransfer: await dragOf('image/png', 'cover.png') });
+    await page.locator('[data-testid="drop-zone"][data-state="idle"]').waitFor();
+    await zone.dispatchEvent('dragenter', { dataTransfer: await dragOf('audio/mpeg', 'song.mp3') });
+    await page.locator('[data-testid="drop-zone"][data-state="drag-accept"]').waitFor();
+    await zone.getByText('Drop it here').waitFor();
   });
 
   it('refuses a wrong type and a file over 500 MB with their toasts, sending nothing', async () => {
