@@ -81,13 +81,23 @@ const residualBuffer = new Int32Array(BLOCK);
 function writeFixedSubframe(out: BitWriter, samples: Int32Array): void {
   const n = samples.length;
   // The order whose residual is smallest (orders above the block's length are not allowed).
-  let bestOrder = 0;
-  let bestSum = Infinity;
-  for (let order = 0; order <= Math.min(3, n); order++) {
-    let sum = 0;
-    for (let i = order; i < n; i++) sum += Math.abs(fixedResidual(samples, i, order));
-    if (sum < bestSum) [bestOrder, bestSum] = [order, sum];
+  // Summed |residual| of orders 0–3 in one pass (each from the first sample where it is defined).
+  const sums = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    const e0 = samples[i];
+    sums[0] += Math.abs(e0);
+    if (i < 1) continue;
+    const e1 = e0 - samples[i - 1];
+    sums[1] += Math.abs(e1);
+    if (i < 2) continue;
+    const e2 = e1 - (samples[i - 1] - samples[i - 2]);
+    sums[2] += Math.abs(e2);
+    if (i < 3) continue;
+    sums[3] += Math.abs(e2 - (samples[i - 1] - 2 * samples[i - 2] + samples[i - 3]));
   }
+  let bestOrder = 0;
+  for (let order = 1; order <= Math.min(3, n); order++) if (sums[order] < sums[bestOrder]) bestOrder = order;
+  const bestSum = sums[bestOrder];
   out.bits(0, 1);
   out.bits(0b001000 | bestOrder, 6);
   out.bits(0, 1); // no wasted bits
@@ -102,11 +112,17 @@ function writeFixedSubframe(out: BitWriter, samples: Int32Array): void {
   out.bits(method, 2);
   out.bits(0, 4); // partition order 0
   out.bits(k, method === 1 ? 5 : 4);
+  const low = 2 ** k;
   for (let i = 0; i < count; i++) {
     const r = residualBuffer[i];
     const folded = r >= 0 ? 2 * r : -2 * r - 1;
-    out.unary(Math.floor(folded / 2 ** k));
-    if (k > 0) out.bits(folded % 2 ** k, k);
+    const quotient = Math.floor(folded / low);
+    // The quotient in unary (zeros, then a one) and the low k bits, as one field where it fits.
+    if (quotient + 1 + k <= 24) out.bits(low + (folded - quotient * low), quotient + 1 + k);
+    else {
+      out.zeros(quotient);
+      out.bits(low + (folded - quotient * low), k + 1);
+    }
   }
 }
 
@@ -152,6 +168,7 @@ function crc16(bytes: Uint8Array): number {
 class BitWriter {
   private buffer: Uint8Array;
   private length = 0;
+  /** Bits not yet flushed (fewer than 8 between calls), right-aligned. */
   private accumulator = 0;
   private pending = 0;
 
@@ -159,26 +176,30 @@ class BitWriter {
     this.buffer = new Uint8Array(capacity);
   }
 
-  /** Writes the low `count` (≤ 32) bits of a non-negative `value`. */
+  /** Writes the low `count` bits of a non-negative `value` (count ≤ 32). */
   bits(value: number, count: number): void {
-    while (count > 0) {
-      const take = Math.min(count, 8 - this.pending);
-      const shift = count - take;
-      const chunk = Math.floor(value / 2 ** shift) & ((1 << take) - 1);
-      this.accumulator = (this.accumulator << take) | chunk;
-      this.pending += take;
-      count -= take;
-      if (this.pending === 8) this.pushByte();
+    if (count > 24) {
+      this.bits(Math.floor(value / 65536), count - 16);
+      this.bits(value & 0xffff, 16);
+      return;
     }
+    // At most 7 pending + 24 new bits: fits a 31-bit integer.
+    this.accumulator = (this.accumulator << count) | value;
+    this.pending += count;
+    while (this.pending >= 8) {
+      this.pending -= 8;
+      this.pushByte((this.accumulator >>> this.pending) & 0xff);
+    }
+    this.accumulator &= (1 << this.pending) - 1;
   }
 
   signed(value: number, count: number): void {
     this.bits(value < 0 ? value + 2 ** count : value, count);
   }
 
-  unary(zeros: number): void {
-    for (let i = 0; i < zeros; i++) this.bits(0, 1);
-    this.bits(1, 1);
+  zeros(count: number): void {
+    for (; count > 24; count -= 24) this.bits(0, 24);
+    this.bits(0, count);
   }
 
   bytes(values: number[]): void {
@@ -203,14 +224,12 @@ class BitWriter {
     return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.length);
   }
 
-  private pushByte(): void {
+  private pushByte(byte: number): void {
     if (this.length === this.buffer.length) {
       const grown = new Uint8Array(this.buffer.length * 2);
       grown.set(this.buffer);
       this.buffer = grown;
     }
-    this.buffer[this.length++] = this.accumulator & 0xff;
-    this.accumulator = 0;
-    this.pending = 0;
+    this.buffer[this.length++] = byte;
   }
 }

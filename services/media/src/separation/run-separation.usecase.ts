@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { chunksOf, encodeFlac24, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
+import { chunksOf, createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
@@ -21,6 +21,7 @@ const PROGRESS_STORE_MS = 1000;
 const PROJECT_CHECK_MS = 2000;
 /** Progressive stems: songs at least twice this long get their first seconds separated and stored first. */
 export const PROGRESSIVE_HEAD_SECONDS = 5;
+const FAST_IN_THREAD = createFastSeparator({ threads: 0 });
 /** Frames handed to the encoders at a time when an engine returns whole stems. */
 const WRITE_CHUNK_FRAMES = 65_536;
 
@@ -167,7 +168,8 @@ export class RunSeparationUseCase {
   private async separateHead(payload: SeparationJobMessage, head: StereoAudio): Promise<number> {
     const { ownerId, projectId, engine } = payload;
     const started = Date.now();
-    const stems = await this.engines.get(engine).separate(head);
+    // The fast engine separates 5 s in this thread faster than it could start a worker thread.
+    const stems = await (engine === 'fast' ? FAST_IN_THREAD : this.engines.get(engine)).separate(head);
     // Encoded in this process: starting four ffmpeg encoders takes longer than encoding 5 s.
     await Promise.all(STEM_TYPES.map((type) => this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encodeFlac24(stems[type]), STEM_CONTENT_TYPE)));
     await this.upsertStems(payload);
