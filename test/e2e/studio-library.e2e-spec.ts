@@ -38,6 +38,15 @@ describe('project library in Chromium', () => {
       expect(meter.y + meter.height).toBeLessThanOrEqual(VIEWPORT.height);
     }
 
+    // "Upload another" chooses a file: the panel opens for it; removing the file folds it again.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload another' }).click();
+    await (await chooser).setFiles(makeClip('e2e-library-20s.mp3', 20));
+    await page.getByTestId('selected-file').getByText('e2e-library-20s.mp3').waitFor();
+    await page.getByRole('button', { name: 'Split into Stems' }).waitFor();
+    await page.getByRole('button', { name: 'Remove file' }).click();
+    await page.locator('[data-testid="upload-panel"][data-compact="true"]').waitFor();
+
     // The library lists it: name from the file, duration, tempo, key, date, stem status.
     const row = libraryRow(page, projectId);
     await row.getByTestId('library-name').getByText('e2e-library-20s', { exact: true }).waitFor();
