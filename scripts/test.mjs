@@ -2,7 +2,6 @@
 // runs every jest project (unit, integration, e2e) against it, stops everything, prints one summary line.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { startMongoWireGuard } from './mongo-wire-guard.cjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { prepare, ROOT, run, stackProfile, startApps, startInfra, stopAll } from './stack.mjs';
 
@@ -47,6 +46,8 @@ try {
   rmSync(unacknowledgedFile, { force: true });
   sink = await startOtlpSink(stack.ports.otlp, spansFile);
   await startInfra(stack, { fresh: true });
+  // Loaded only now: it reads BSON with the `bson` package, which `prepare()` has just installed on a fresh clone.
+  const { startMongoWireGuard } = await import('./mongo-wire-guard.cjs');
   guard = await startMongoWireGuard({ port: stack.ports.mongoGuard, target: { host: '127.0.0.1', port: stack.ports.ferretdb }, recordFile: unacknowledgedFile });
   mkdirSync(join(stack.dataDir, '..', 'models'), { recursive: true });
   await run(process.execPath, [join(ROOT, 'scripts', 'make-test-model.mjs'), testModel]);
