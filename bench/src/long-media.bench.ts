@@ -10,7 +10,12 @@
  * after the four stems are stored, and reports: idle RSS before, peak during ingest and separation,
  * RSS 30 s after the job, and the times to the upload answer, the first seconds and all four stems.
  * Goals: peak media RSS ≤ 1.5 GB whatever the length, back near idle within 30 s, a 1-hour song's
- * stems within 2 minutes. Run: npm run bench:long-media [-- --only song|wav|mp3|mp4]
+ * stems within 2 minutes. Run: npm run bench:long-media [-- --only song|wav|mp3|mp4] [--engine hybrid]
+ *
+ * With `--engine hybrid` the stack runs the hybrid engine on the project's generated test model (a small
+ * convolution with HTDemucs's window contract: 1 s windows, 25 % overlap) and, once the fast stems are
+ * stored, each song is separated again by it: the same RSS figures for the model path, which streams
+ * the song through the model window by window.
  */
 import { execFileSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -194,15 +199,16 @@ function postFile(stack: Stack, agent: SignedInAgent, path: string, fileName: st
   });
 }
 
-async function measure(stack: Stack, agent: SignedInAgent, input: Input) {
+async function measure(stack: Stack, agent: SignedInAgent, input: Input, withHybrid: boolean) {
   const path = render(stack, input);
   const mediaPid = Number(readFileSync(join(stack.dataDir, 'pids', 'media.pid'), 'utf8'));
   const socket = new WebSocket(`${stack.publicUrl.replace(/^http/, 'ws')}/ws`, { headers: { cookie: agent.cookie, origin: stack.publicUrl } });
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   const events = new Map<string, number>();
   socket.on('message', (data) => {
-    const event = JSON.parse(data.toString()) as { type: string; projectId?: string };
-    if (event.projectId && !events.has(`${event.type}:${event.projectId}`)) events.set(`${event.type}:${event.projectId}`, now());
+    const event = JSON.parse(data.toString()) as { type: string; projectId?: string; engine?: string };
+    const key = `${event.type}:${event.projectId}:${event.engine ?? 'fast'}`;
+    if (event.projectId && !events.has(key)) events.set(key, now());
   });
   const sampler = new RssSampler(mediaPid);
   sampler.start();
@@ -214,19 +220,39 @@ async function measure(stack: Stack, agent: SignedInAgent, input: Input) {
   const { project } = JSON.parse(result.body) as { project: { id: string; duration: number } };
   const deadline = now() + 15 * 60_000;
   let failed = false;
-  while (!events.has(`stems_ready:${project.id}`) && now() < deadline) {
-    if (events.has(`stems_failed:${project.id}`)) {
-      failed = true;
-      break;
+  const waitFor = async (engine: string): Promise<boolean> => {
+    while (!events.has(`stems_ready:${project.id}:${engine}`) && now() < deadline) {
+      if (events.has(`stems_failed:${project.id}:${engine}`)) return true;
+      await sleep(50);
     }
-    await sleep(50);
-  }
-  const readyAt = events.get(`stems_ready:${project.id}`) ?? now();
+    return false;
+  };
+  failed = await waitFor('fast');
+  const readyAt = events.get(`stems_ready:${project.id}:fast`) ?? now();
   const stems = (await (await agent.fetch(`/api/projects/${project.id}/stems`)).json()) as Array<{ url: string }>;
   let stemBytes = 0;
   for (const stem of stems) stemBytes += Number((await agent.fetch(stem.url, { method: 'HEAD' })).headers.get('content-length'));
   await sleep(AFTER_JOB_MS);
   const afterMB = mb(rssKb(mediaPid));
+  let hybrid = null;
+  if (withHybrid && !failed) {
+    const requestedAt = now();
+    const answer = await agent.fetch(`/api/projects/${project.id}/separate`, {
+      method: 'POST',
+      headers: { ...csrf(stack.publicUrl), 'content-type': 'application/json' },
+      body: JSON.stringify({ engine: 'hybrid' }),
+    });
+    if (answer.status >= 300) throw new Error(`hybrid separation answered ${answer.status}: ${await answer.text()}`);
+    const hybridFailed = await waitFor('hybrid');
+    const hybridReadyAt = events.get(`stems_ready:${project.id}:hybrid`) ?? now();
+    await sleep(AFTER_JOB_MS);
+    hybrid = {
+      failed: hybridFailed,
+      separationSeconds: Math.round((hybridReadyAt - requestedAt) / 100) / 10,
+      separationPeak: sampler.peak(requestedAt, hybridReadyAt),
+      mediaAfter30sMB: mb(rssKb(mediaPid)),
+    };
+  }
   sampler.stop();
   socket.close();
   const seconds = (at: number | undefined) => (at === undefined ? null : Math.round((at - result.sentAt) / 100) / 10);
@@ -239,13 +265,14 @@ async function measure(stack: Stack, agent: SignedInAgent, input: Input) {
     uploadSeconds: Math.round((result.sentAt - started) / 100) / 10,
     // From the upload's last byte: the answer (probe + decode + analysis), the first seconds, all four stems.
     answerSeconds: seconds(result.answeredAt),
-    firstSecondsSeconds: seconds(events.get(`stems_partial:${project.id}`)),
-    allStemsSeconds: seconds(events.get(`stems_ready:${project.id}`)),
+    firstSecondsSeconds: seconds(events.get(`stems_partial:${project.id}:fast`)),
+    allStemsSeconds: seconds(events.get(`stems_ready:${project.id}:fast`)),
     separationSeconds: Math.round((readyAt - result.answeredAt) / 100) / 10,
     mediaIdleMB: idleMB,
     ingestPeak: sampler.peak(started, result.answeredAt),
     separationPeak: sampler.peak(result.answeredAt, readyAt),
     mediaAfter30sMB: afterMB,
+    hybrid,
   };
 }
 
@@ -254,17 +281,25 @@ async function main(): Promise<void> {
   const stackModule = (await import(join(ROOT, 'scripts', 'stack.mjs'))) as {
     stackProfile(profile: string): Stack;
     startInfra(stack: unknown, options: { fresh: boolean }): Promise<void>;
-    startApps(stack: unknown): Promise<void>;
+    startApps(stack: unknown, extraEnv?: Record<string, string>): Promise<void>;
     stopAll(): Promise<void>;
   };
+  const withHybrid = process.argv.includes('--engine') && process.argv[process.argv.indexOf('--engine') + 1] === 'hybrid';
   const stack = stackModule.stackProfile('test');
   try {
     await stackModule.startInfra(stack, { fresh: true });
-    await stackModule.startApps(stack);
+    const extraEnv: Record<string, string> = {};
+    if (withHybrid) {
+      const model = join(stack.dataDir, '..', 'models', 'bench-hybrid.onnx');
+      mkdirSync(join(stack.dataDir, '..', 'models'), { recursive: true });
+      execFileSync(process.execPath, [join(ROOT, 'scripts', 'make-test-model.mjs'), model], { stdio: 'inherit' });
+      extraEnv.STEM_MODEL_HYBRID = model;
+    }
+    await stackModule.startApps(stack, extraEnv);
     const agent = await signInAt(stack.publicUrl, 'demo', 'demo');
     const results = [];
     for (const input of INPUTS.filter((i) => !only || i.name === only)) {
-      const figures = await measure(stack, agent, input);
+      const figures = await measure(stack, agent, input, withHybrid);
       console.log(JSON.stringify(figures));
       results.push(figures);
     }

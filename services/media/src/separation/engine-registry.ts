@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createFastSeparator, Separator } from '@stemdeck/audio';
+import { createFastSeparator, Separator, type StemSet, type StereoAudio, type StreamSeparationOptions, type StreamSeparationResult } from '@stemdeck/audio';
 import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
 import { ENGINE_NAMES, EngineInfo, EngineName } from '@stemdeck/proto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -16,6 +16,11 @@ const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 
   quality: 'STEM_MODEL_QUALITY',
 };
 
+/** A model engine that also takes a song as it is decoded (memory bounded by its windows, not the song). */
+export interface StreamingSeparator extends Separator {
+  separateStream(source: AsyncIterable<StereoAudio>, write: (stems: StemSet) => Promise<void>, options?: Omit<StreamSeparationOptions, 'threads'>): Promise<StreamSeparationResult>;
+}
+
 /** What users read about a missing engine; how to install one is for operators (README, logs). */
 const notInstalled = (engine: EngineName): string => `${engine === 'hybrid' ? 'Hybrid' : 'High-quality'} engine not installed on this server`;
 
@@ -28,6 +33,7 @@ const notInstalled = (engine: EngineName): string => `${engine === 'hybrid' ? 'H
 export class EngineRegistry implements OnModuleInit {
   private readonly logger = new Logger(EngineRegistry.name);
   private readonly separators = new Map<EngineName, Separator>();
+  private readonly models = new Map<Exclude<EngineName, 'fast'>, StreamingSeparator>();
   private readonly unavailable = new Map<EngineName, string>();
 
   constructor(
@@ -54,6 +60,7 @@ export class EngineRegistry implements OnModuleInit {
           throw error;
         });
         this.separators.set(engine, separator);
+        this.models.set(engine, separator);
         this.logger.log(`${engine} engine: ${modelPath}`);
       } catch (error) {
         this.unavailable.set(engine, notInstalled(engine));
@@ -74,6 +81,13 @@ export class EngineRegistry implements OnModuleInit {
   /** The separator for an engine, or a 409 saying it is not installed. */
   get(engine: EngineName): Separator {
     const separator = this.separators.get(engine);
+    if (!separator) throw new RpcFailure(409, this.unavailable.get(engine) ?? `${engine} engine not installed`);
+    return separator;
+  }
+
+  /** A model engine's streaming separator, or the same 409 as `get`. */
+  model(engine: Exclude<EngineName, 'fast'>): StreamingSeparator {
+    const separator = this.models.get(engine);
     if (!separator) throw new RpcFailure(409, this.unavailable.get(engine) ?? `${engine} engine not installed`);
     return separator;
   }

@@ -68,15 +68,24 @@ function setUp(seconds: number, options: { engine?: EngineName; failWhole?: bool
     setProgress: async () => undefined,
     finish: async (_owner: string, _id: string, status: string, error: string | null = null) => void Object.assign(job, { status, error }),
   };
-  const engines = {
-    get: () => ({
-      separate: async (audio: StereoAudio) => {
-        separated.push(audio.left.length / RATE);
-        if (options.failWhole && audio.left.length === seconds * RATE) throw new Error('engine crashed');
-        return stemsOf(audio);
-      },
-    }),
+  const engine = {
+    separate: async (audio: StereoAudio) => {
+      separated.push(audio.left.length / RATE);
+      return stemsOf(audio);
+    },
+    // Passes each chunk through as four stems, as a model engine's stream hands back what it finished.
+    separateStream: async (chunks: AsyncIterable<StereoAudio>, write: (stems: StemSet) => Promise<void>) => {
+      let frames = 0;
+      for await (const chunk of chunks) {
+        frames += chunk.left.length;
+        if (options.failWhole && frames > seconds * RATE * 0.5) throw new Error('engine crashed');
+        await write(stemsOf(chunk));
+      }
+      separated.push(frames / RATE);
+      return { frames, sampleRate: RATE };
+    },
   };
+  const engines = { get: () => engine, model: () => engine };
   const storage = {
     putStream: async (key: string, body: AsyncIterable<Buffer>) => {
       let bytes = 0;
@@ -119,6 +128,14 @@ describe('RunSeparationUseCase', () => {
     expect(partial.stems.map((s) => s.type)).toEqual([...STEM_TYPES]);
     expect([...objects.keys()].sort()).toEqual(STEM_TYPES.map((t) => `users/owner/projects/p1/stems/fast/${t}.flac`).sort());
     // The whole stems replaced the first seconds at the same keys: every frame of the 30 s written once.
+    expect([...objects.values()]).toEqual(Array(4).fill(30 * RATE * 8));
+  });
+
+  it('streams the whole song through a model engine too (its first seconds separated apart)', async () => {
+    const { useCase, item, objects, events, separated } = setUp(30, { engine: 'hybrid' });
+    expect(await useCase.execute(item(1))).toBe('done');
+    expect(separated).toEqual([PROGRESSIVE_HEAD_SECONDS, 30]);
+    expect(events.map((e) => e.type).filter((t) => t !== 'stems_progress')).toEqual(['stems_partial', 'stems_ready']);
     expect([...objects.values()]).toEqual(Array(4).fill(30 * RATE * 8));
   });
 

@@ -23,7 +23,6 @@ const PROJECT_CHECK_MS = 2000;
 export const PROGRESSIVE_HEAD_SECONDS = 5;
 const FAST_IN_THREAD = createFastSeparator({ threads: 0 });
 /** Frames handed to the encoders at a time when an engine returns whole stems. */
-const WRITE_CHUNK_FRAMES = 65_536;
 
 export const SEPARATION_FAILED = 'Stem separation failed';
 export const gaveUpMessage = (attempts: number) =>
@@ -197,12 +196,11 @@ export class RunSeparationUseCase {
         });
         result = { count: streamed.frames, sampleRate: streamed.sampleRate };
       } else {
-        // The ONNX engines normalise by the whole song and resample whole channels: they get the song at once.
-        const mixture = await collect(source.chunks);
-        await stillThere();
-        const stems = await this.engines.get(engine).separate(mixture, ({ fraction }) => report(fraction));
-        await writeWhole({ write }, stems);
-        result = { count: mixture.left.length, sampleRate: mixture.sampleRate };
+        const streamed = await this.engines.model(engine).separateStream(source.chunks, write, {
+          expectedFrames: source.expectedFrames,
+          onProgress: ({ fraction }) => report(fraction),
+        });
+        result = { count: streamed.frames, sampleRate: streamed.sampleRate };
       }
       await writer.finish();
       await this.upsertStems(item.payload);
@@ -289,12 +287,6 @@ async function takeHead(source: MixtureSource, seconds: number): Promise<{ audio
   return { audio, source: { chunks: replay(), expectedFrames: source.expectedFrames, close: source.close } };
 }
 
-async function collect(chunks: AsyncIterable<StereoAudio>): Promise<StereoAudio> {
-  const taken: StereoAudio[] = [];
-  for await (const chunk of chunks) taken.push(chunk);
-  return concatenate(taken);
-}
-
 function concatenate(chunks: StereoAudio[]): StereoAudio {
   const frames = chunks.reduce((total, chunk) => total + chunk.left.length, 0);
   const audio: StereoAudio = { sampleRate: chunks[0]?.sampleRate ?? 0, left: new Float32Array(frames), right: new Float32Array(frames) };
@@ -305,18 +297,4 @@ function concatenate(chunks: StereoAudio[]): StereoAudio {
     at += chunk.left.length;
   }
   return audio;
-}
-
-/** Stems that an engine returned whole, handed to the writer in chunks (the encoders' pipes stay short). */
-async function writeWhole(writer: { write(stems: StemSet): Promise<void> }, stems: StemSet): Promise<void> {
-  const length = stems.vocals.left.length;
-  for (let from = 0; from < length; from += WRITE_CHUNK_FRAMES) {
-    const to = Math.min(length, from + WRITE_CHUNK_FRAMES);
-    const part = {} as StemSet;
-    for (const type of STEM_TYPES) {
-      const stem = stems[type];
-      part[type] = { sampleRate: stem.sampleRate, left: stem.left.subarray(from, to), right: stem.right.subarray(from, to) };
-    }
-    await writer.write(part);
-  }
 }

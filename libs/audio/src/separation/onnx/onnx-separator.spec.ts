@@ -129,6 +129,69 @@ describe('OnnxSeparator', () => {
     expect(sdr(mix.left, sum, ...inner)).toBeGreaterThan(40);
   });
 
+  describe('as a stream', () => {
+    /** Feeds `mix` in pieces of the given sizes (cycled) and joins what the stream gives back. */
+    async function streamed(separator: OnnxSeparator, mix: StereoAudio, sizes: number[], statistics: ReturnType<typeof mixStatistics> | null = null) {
+      const stream = await separator.openStream(mix.sampleRate, { statistics });
+      const parts: StemSet[] = [];
+      let maxHeld = 0;
+      for (let at = 0, k = 0; at < mix.left.length; k++) {
+        const to = Math.min(mix.left.length, at + sizes[k % sizes.length]);
+        parts.push(await stream.push({ sampleRate: mix.sampleRate, left: mix.left.slice(at, to), right: mix.right.slice(at, to) }));
+        maxHeld = Math.max(maxHeld, stream.heldSamples);
+        at = to;
+      }
+      parts.push(await stream.end());
+      const joined = {} as StemSet;
+      for (const stem of STEM_TYPES) {
+        const join = (side: 'left' | 'right') => {
+          const whole = new Float32Array(parts.reduce((n, part) => n + part[stem][side].length, 0));
+          let at = 0;
+          for (const part of parts) (whole.set(part[stem][side], at), (at += part[stem][side].length));
+          return whole;
+        };
+        joined[stem] = { sampleRate: mix.sampleRate, left: join('left'), right: join('right') };
+      }
+      return { stems: joined, maxHeld };
+    }
+
+    it.each([
+      ['44.1 kHz in 1 s pieces', 44_100, [44_100]],
+      ['44.1 kHz in odd pieces, down to 1 sample', 44_100, [1, 997, 30_000, 2, 44_100 * 2]],
+      ['48 kHz (resampled both ways) in odd pieces', 48_000, [4_801, 13, 48_000]],
+    ])('gives exactly the samples of the whole-song separation: %s', async (_label, sampleRate, sizes) => {
+      const mix = testMix(3.3, { sampleRate });
+      const separator = new OnnxSeparator('hybrid', { modelPath: fixedModel });
+      const whole = await separator.separate(mix);
+      const { stems } = await streamed(separator, mix, sizes);
+      await separator.release();
+      for (const stem of STEM_TYPES) {
+        expect(stems[stem].left).toEqual(whole[stem].left);
+        expect(stems[stem].right).toEqual(whole[stem].right);
+      }
+    });
+
+    it('normalises by the statistics it is given, as the whole-song path does', async () => {
+      const mix = testMix(2.2, { offset: 0.1 });
+      const separator = new OnnxSeparator('hybrid', { modelPath: fixedModel, normalize: true });
+      const whole = await separator.separate(mix);
+      const { stems } = await streamed(separator, mix, [10_000], mixStatistics(mix.left, mix.right));
+      await expect(separator.openStream(RATE)).rejects.toThrow(/statistics/);
+      await separator.release();
+      expect(stems.drums.left).toEqual(whole.drums.left);
+    });
+
+    it('holds a few windows whatever the length: 16 s in 1 s pieces keeps what 4 s keeps', async () => {
+      const separator = new OnnxSeparator('hybrid', { modelPath: fixedModel });
+      const short = await streamed(separator, testMix(4, { noise: false }), [RATE]);
+      const long = await streamed(separator, testMix(16, { noise: false }), [RATE]);
+      await separator.release();
+      expect(long.stems.vocals.left.length).toBe(16 * RATE);
+      expect(long.maxHeld).toBe(short.maxHeld);
+      expect(long.maxHeld).toBeLessThan(16 * RATE);
+    }, 60_000);
+  });
+
   it('reports progress once per window, rising to 1', async () => {
     const separator = new OnnxSeparator('hybrid', { modelPath: fixedModel });
     const fractions: number[] = [];

@@ -1,9 +1,7 @@
-import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import { STEM_TYPES, type EngineName, type SeparationProgress, type Separator, type StemSet, type StemType, type StereoAudio } from '../../types';
-import { denormalizeInPlace, mixStatistics, normalized } from './mix-normalization';
+import { mixStatistics, type MixStatistics } from './mix-normalization';
 import { describeSession, openModelSession } from './model-session';
-import { Resampler } from './resample';
-import { OverlapAdd, readSegment, segmentOffsets } from './segments';
+import { OnnxSeparationStream, type LoadedModel } from './onnx-stream';
 import { readSeparationContract, type SeparationContract } from './separation-contract';
 
 export type OnnxEngineName = Extract<EngineName, 'hybrid' | 'quality'>;
@@ -28,14 +26,16 @@ export const DEMUCS_SOURCE_ORDER: readonly StemType[] = ['drums', 'bass', 'other
 const DEFAULT_MODEL_RATE = 44_100;
 const DEFAULT_OVERLAP = 0.25;
 const DEFAULT_SEGMENT_SECONDS = 7.8;
-const EMPTY_ROW = new Float32Array(0);
 
-/** What `load` learns from the model file: how to call it and how long each window is. */
-interface LoadedModel {
-  session: InferenceSession;
-  contract: SeparationContract;
-  /** Window length in samples at the model's rate. */
-  segmentLength: number;
+export interface OnnxStreamOptions {
+  /**
+   * The whole song's mix statistics (mixStatistics over its left and right at its own rate), needed
+   * when the spec normalises: a stream cannot know them before its end.
+   */
+  statistics?: MixStatistics | null;
+  /** Expected length in frames, only for progress; the stream's real end decides. */
+  expectedFrames?: number;
+  onProgress?: (progress: SeparationProgress) => void;
 }
 
 /**
@@ -79,29 +79,37 @@ export class OnnxSeparator implements Separator {
     await model?.session.release();
   }
 
+  /** The whole mixture at once: the stream below fed one piece, so both give the same samples. */
   async separate(mixture: StereoAudio, onProgress?: (progress: SeparationProgress) => void): Promise<StemSet> {
     const { left, right, sampleRate } = mixture;
     if (left.length !== right.length) throw new RangeError(`left and right differ in length (${left.length} vs ${right.length})`);
-    const model = await this.loaded();
-    const toModelRate = rateConverter(sampleRate, this.modelRate);
-    let channels = [toModelRate(left), toModelRate(right)];
-    const statistics = this.spec.normalize && channels[0].length > 0 ? mixStatistics(channels[0], channels[1]) : null;
-    if (statistics) channels = channels.map((channel) => normalized(channel, statistics));
-
-    const rows = await this.runWindows(model, channels, onProgress);
-    if (statistics) rows.forEach((row) => denormalizeInPlace(row, statistics));
-
-    const toMixtureRate = rateConverter(this.modelRate, sampleRate);
-    const takeRow = (index: number) => {
-      const row = rows[index];
-      rows[index] = EMPTY_ROW; // let go of each model-rate row once converted: long songs need a lot of memory
-      return fitLength(toMixtureRate(row), left.length);
-    };
+    const statistics = this.spec.normalize && left.length > 0 ? mixStatistics(left, right) : null;
+    const stream = await this.openStream(sampleRate, { statistics, expectedFrames: left.length, onProgress });
+    const head = await stream.push(mixture);
+    const tail = await stream.end();
     const stems = {} as StemSet;
-    this.sources.forEach((stem, source) => {
-      stems[stem] = { sampleRate, left: takeRow(2 * source), right: takeRow(2 * source + 1) };
-    });
+    for (const stem of STEM_TYPES) {
+      stems[stem] = { sampleRate, left: joined(head[stem].left, tail[stem].left), right: joined(head[stem].right, tail[stem].right) };
+    }
     return stems;
+  }
+
+  /**
+   * A separation fed piece by piece (`push` each chunk of the song, then `end`): each call returns the
+   * stems it completed, so memory stays at a few windows whatever the song's length.
+   */
+  async openStream(sampleRate: number, options: OnnxStreamOptions = {}): Promise<OnnxSeparationStream> {
+    if (this.spec.normalize && !options.statistics) throw new RangeError('this separator normalises the mix: give the whole song\'s statistics');
+    const model = await this.loaded();
+    return new OnnxSeparationStream(model, {
+      sources: this.sources,
+      overlap: this.overlap,
+      sampleRate,
+      modelRate: this.modelRate,
+      statistics: this.spec.normalize ? options.statistics! : null,
+      expectedFrames: options.expectedFrames,
+      onProgress: options.onProgress,
+    });
   }
 
   private loaded(): Promise<LoadedModel> {
@@ -122,31 +130,6 @@ export class OnnxSeparator implements Separator {
       throw error;
     }
   }
-
-  /** Model output rows (source * 2 + channel) over the whole signal, at the model's rate. */
-  private async runWindows(
-    { session, contract, segmentLength }: LoadedModel,
-    channels: Float32Array[],
-    onProgress?: (progress: SeparationProgress) => void,
-  ): Promise<Float32Array[]> {
-    const { overlap, sources } = this;
-    const { inputName, outputName } = contract;
-    const length = channels[0].length;
-    const offsets = segmentOffsets(length, segmentLength, overlap);
-    const overlapAdd = new OverlapAdd(2 * sources.length, length, segmentLength);
-    for (const [index, offset] of offsets.entries()) {
-      const input = new Tensor('float32', readSegment(channels, offset, segmentLength), [1, 2, segmentLength]);
-      const output = (await session.run({ [inputName]: input }))[outputName];
-      const expected = [1, sources.length, 2, segmentLength];
-      if (output.dims.join() !== expected.join()) {
-        throw new Error(`model output "${outputName}" has shape [${output.dims.join(', ')}]; expected [${expected.join(', ')}]`);
-      }
-      overlapAdd.add(offset, output.data as Float32Array);
-      onProgress?.({ fraction: (index + 1) / offsets.length });
-    }
-    if (offsets.length === 0) onProgress?.({ fraction: 1 });
-    return overlapAdd.result();
-  }
 }
 
 function checkSources(sources: readonly StemType[]): readonly StemType[] {
@@ -166,17 +149,10 @@ function chooseSegmentLength(spec: OnnxSeparatorSpec, contract: SeparationContra
   return fixed ?? requested ?? Math.round(DEFAULT_SEGMENT_SECONDS * modelRate);
 }
 
-/** Converts whole channels between two rates; the identity (no copy) when they are equal. */
-function rateConverter(fromRate: number, toRate: number): (samples: Float32Array) => Float32Array {
-  if (fromRate === toRate) return (samples) => samples;
-  const resampler = new Resampler(fromRate, toRate);
-  return (samples) => resampler.process(samples);
-}
-
-/** Resampling rounds lengths up; trim (or zero-extend) back to the mixture's exact length. */
-function fitLength(samples: Float32Array, length: number): Float32Array {
-  if (samples.length === length) return samples;
-  const fitted = new Float32Array(length);
-  fitted.set(samples.subarray(0, length));
-  return fitted;
+function joined(a: Float32Array, b: Float32Array): Float32Array {
+  if (b.length === 0) return a;
+  const whole = new Float32Array(a.length + b.length);
+  whole.set(a);
+  whole.set(b, a.length);
+  return whole;
 }

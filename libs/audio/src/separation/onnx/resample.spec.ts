@@ -48,6 +48,26 @@ describe('Resampler', () => {
     expect(same).not.toBe(ones);
   });
 
+  it.each([
+    [48_000, 44_100],
+    [44_100, 48_000],
+    [22_050, 44_100],
+  ])('streams %i Hz -> %i Hz in any pieces with exactly the samples of one whole conversion', (from, to) => {
+    const input = tone(from, 0.7, [440, 7000]);
+    const whole = new Resampler(from, to).process(input);
+    for (const sizes of [[1], [3, 1000, 7], [input.length]]) {
+      const stream = new Resampler(from, to).stream();
+      const parts: number[] = [];
+      for (let at = 0, k = 0; at < input.length; k++) {
+        const next = Math.min(input.length, at + sizes[k % sizes.length]);
+        parts.push(...stream.push(input.subarray(at, next)));
+        at = next;
+      }
+      parts.push(...stream.end());
+      expect(Float32Array.from(parts)).toEqual(whole);
+    }
+  });
+
   it('rejects non-integer rates', () => {
     expect(() => new Resampler(44_100.5, 48_000)).toThrow(RangeError);
   });

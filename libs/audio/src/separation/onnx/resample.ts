@@ -47,22 +47,113 @@ export class Resampler {
 
   process(input: Float32Array): Float32Array {
     if (this.up === this.down) return input.slice();
-    const { up, down, halfTaps, filters } = this;
-    const taps = 2 * halfTaps + 1;
-    // Zero margins either side keep the inner loop free of bounds checks.
-    const padded = new Float32Array(input.length + 2 * halfTaps + 1);
-    padded.set(input, halfTaps);
-    const output = new Float32Array(this.outputLength(input.length));
-    let base = 0; // input index at or before this output's time
-    let phase = 0; // (n * down) mod up
-    for (let n = 0; n < output.length; n++) {
-      const row = phase * taps;
-      let sum = 0;
-      for (let j = 0; j < taps; j++) sum += padded[base + j] * filters[row + j];
-      output[n] = sum;
+    const stream = this.stream();
+    const head = stream.push(input);
+    const tail = stream.end();
+    const output = new Float32Array(head.length + tail.length);
+    output.set(head);
+    output.set(tail, head.length);
+    return output;
+  }
+
+  /** A conversion fed piece by piece: the same samples as `process` on the pieces joined, in bounded memory. */
+  stream(): ResamplerStream {
+    return new ResamplerStream(this.up, this.down, this.halfTaps, this.filters);
+  }
+}
+
+/**
+ * One channel converted as it arrives. Each output sample needs `halfTaps` input samples past its time,
+ * so the output trails the input by that much until `end`, which pads the signal with zeros as `process`
+ * does. Only the input still ahead of the next output's filter is kept.
+ */
+export class ResamplerStream {
+  private readonly taps: number;
+  /** Zero-padded input; pending[0] is padded sample `start` (the padding puts `halfTaps` zeros first). */
+  private pending: Float32Array;
+  private pendingLength: number;
+  private start = 0;
+  /** Padded index of the next output's first tap, and (n * down) mod up for it. */
+  private base = 0;
+  private phase = 0;
+  private produced = 0;
+  private pushed = 0;
+  private ended = false;
+
+  constructor(
+    private readonly up: number,
+    private readonly down: number,
+    private readonly halfTaps: number,
+    private readonly filters: Float32Array,
+  ) {
+    this.taps = 2 * halfTaps + 1;
+    this.pending = new Float32Array(Math.max(1024, 2 * this.taps));
+    this.pendingLength = halfTaps;
+  }
+
+  /** Samples of input storage held. */
+  get held(): number {
+    return this.pending.length;
+  }
+
+  /** The output samples this input completes (none may be ready yet). Equal rates pass the input through. */
+  push(input: Float32Array): Float32Array {
+    if (this.ended) throw new Error('ResamplerStream: push after end');
+    this.pushed += input.length;
+    if (this.up === this.down) return input;
+    this.append(input);
+    return this.emit(Number.POSITIVE_INFINITY);
+  }
+
+  /** The rest of the output: as many samples in all as `process` gives for everything pushed. */
+  end(): Float32Array {
+    if (this.ended) throw new Error('ResamplerStream: end called twice');
+    this.ended = true;
+    if (this.up === this.down) return new Float32Array(0);
+    this.append(new Float32Array(this.halfTaps + 1));
+    return this.emit(Math.ceil((this.pushed * this.up) / this.down));
+  }
+
+  private append(samples: Float32Array): void {
+    const needed = this.pendingLength + samples.length;
+    if (needed > this.pending.length) {
+      const grown = new Float32Array(Math.max(needed, 2 * this.pending.length));
+      grown.set(this.pending.subarray(0, this.pendingLength));
+      this.pending = grown;
+    }
+    this.pending.set(samples, this.pendingLength);
+    this.pendingLength += samples.length;
+  }
+
+  private emit(limit: number): Float32Array {
+    const { up, down, taps, filters } = this;
+    const available = this.start + this.pendingLength; // padded samples received so far
+    // Outputs whose whole filter lies inside what was received (and within `limit`).
+    let count = 0;
+    for (let base = this.base, phase = this.phase; this.produced + count < limit && base + taps <= available; count++) {
       phase += down;
       base += Math.floor(phase / up);
       phase %= up;
+    }
+    const output = new Float32Array(count);
+    const pending = this.pending;
+    for (let n = 0; n < count; n++) {
+      const row = this.phase * taps;
+      const at = this.base - this.start;
+      let sum = 0;
+      for (let j = 0; j < taps; j++) sum += pending[at + j] * filters[row + j];
+      output[n] = sum;
+      this.phase += down;
+      this.base += Math.floor(this.phase / up);
+      this.phase %= up;
+    }
+    this.produced += count;
+    // Drop what no later output reads.
+    const drop = this.base - this.start;
+    if (drop > 0) {
+      pending.copyWithin(0, drop, this.pendingLength);
+      this.pendingLength -= drop;
+      this.start = this.base;
     }
     return output;
   }
