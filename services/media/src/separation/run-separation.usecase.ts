@@ -22,7 +22,6 @@ const PROJECT_CHECK_MS = 2000;
 /** Progressive stems: songs at least twice this long get their first seconds separated and stored first. */
 export const PROGRESSIVE_HEAD_SECONDS = 5;
 const FAST_IN_THREAD = createFastSeparator({ threads: 0 });
-/** Frames handed to the encoders at a time when an engine returns whole stems. */
 
 export const SEPARATION_FAILED = 'Stem separation failed';
 export const gaveUpMessage = (attempts: number) =>
@@ -46,8 +45,8 @@ interface MixtureSource {
 /**
  * One delivery of a separation job: stream the project's audio through the engine and the stems into
  * storage, then mark the job done. Memory does not grow with the song: the audio is decoded in chunks,
- * the fast engine separates segment by segment, and each stem is encoded to 24-bit FLAC and uploaded
- * as it is produced (the ONNX engines still hold the whole song; see the README). Idempotent: stems
+ * every engine separates segment by segment (the model engines window by window, in their thread), and
+ * each stem is encoded to 24-bit FLAC and uploaded as it is produced. Idempotent: stems
  * have deterministic keys and ids, so a redelivered job overwrites rather than duplicates, and a job
  * already completed is acknowledged without work.
  *
