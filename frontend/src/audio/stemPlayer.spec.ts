@@ -7,6 +7,8 @@ class FakeContext {
   state: AudioContextState = 'suspended';
   destination = {};
   starts: Array<{ when: number; offset: number }> = [];
+  /** Every gain node made, in order: the master first, then one per stem on each load. */
+  gains: Array<{ gain: { value: number } }> = [];
   level = 0.5;
   resume = async () => void (this.state = 'running');
   decodeAudioData = async (data: ArrayBuffer) => {
@@ -15,6 +17,7 @@ class FakeContext {
   };
   createGain = () => {
     const node = { context: this, gain: { value: 1, setTargetAtTime: (v: number) => void (node.gain.value = v) }, connect: () => undefined, disconnect: () => undefined };
+    this.gains.push(node);
     return node;
   };
   createAnalyser = () => ({
@@ -113,9 +116,10 @@ describe('StemPlayer', () => {
   });
 
   it('mutes, solos and sets volume in dB on each stem\'s gain', async () => {
-    const { player } = setUp();
+    const { context, player } = setUp();
     await player.load(stems);
-    const gains = () => (player as unknown as { channels: Array<{ gain: { gain: { value: number } } }> }).channels.map((c) => Number(c.gain.gain.value.toFixed(3)));
+    // The four stems' gains are the last four made (after the master).
+    const gains = () => context.gains.slice(-4).map((node) => Number(node.gain.value.toFixed(3)));
     player.setMix([{ id: 's0', volume: -6, muted: false, soloed: false }, { id: 's1', volume: 0, muted: true, soloed: false }]);
     expect(gains()).toEqual([0.501, 0, 1, 1]);
     player.setMix([{ id: 's2', volume: 0, muted: false, soloed: true }]);

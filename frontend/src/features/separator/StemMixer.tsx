@@ -6,7 +6,8 @@ import { useAppSelector } from '../../app/hooks';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { useListEnginesQuery } from './projectsApi';
 import { useStudioProject } from './StudioProjectContext';
-import { VOLUME_MAX_DB, VOLUME_MIN_DB, VOLUME_STEP_DB, type MixerStem } from './stems';
+import { VOLUME_MAX_DB, VOLUME_MIN_DB, VOLUME_STEP_DB } from '../../audio/stemGain';
+import type { MixerStem } from './stems';
 
 /** Seed 000 §9: meters refresh every 100 ms, from each stem's analyser (never random). */
 const METER_MS = 100;

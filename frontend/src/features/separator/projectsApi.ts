@@ -1,6 +1,6 @@
 import { api } from '../../api/api';
 import type { EngineInfo, EngineName, Project, SeparationJob } from '../../api/mediaTypes';
-import { normalizeStems, type MixerStem } from './stems';
+import { normalizeStems, type MixerStem, type StemAnswer } from './stems';
 import type { StemChanges } from './projectSlice';
 
 /** The projects/stems endpoints (seed 000 §7) on the shared API slice. */
@@ -19,7 +19,7 @@ export const projectsApi = api.injectEndpoints({
     listEngines: build.query<EngineInfo[], void>({ query: () => 'engines' }),
     projectStems: build.query<MixerStem[], string>({
       query: (projectId) => `projects/${encodeURIComponent(projectId)}/stems`,
-      transformResponse: (answer: unknown) => normalizeStems(answer),
+      transformResponse: (answer: StemAnswer[]) => normalizeStems(answer),
     }),
     updateStem: build.mutation<unknown, { id: string; changes: StemChanges }>({
       query: ({ id, changes }) => ({ url: `stems/${encodeURIComponent(id)}`, method: 'PUT', body: changes }),
