@@ -9,7 +9,7 @@ import { roundTo } from './math';
 import { estimateBeatsPerBar } from './meter';
 import { onsetEnvelope } from './onset';
 import { findPartials } from './partials';
-import { decimateToAnalysisRate, downmixToMono, type MonoSignal } from './resample';
+import { decimateToAnalysisRate, downmixToMono, type MonoSignal } from './mono-signal';
 import { estimateTempo } from './tempo';
 
 export interface AudioAnalysis {

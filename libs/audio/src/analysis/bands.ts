@@ -1,6 +1,6 @@
 import { forEachPowerSpectrum, frameCount, type Framing } from './spectrum';
 import { nearestPowerOfTwo } from './math';
-import type { MonoSignal } from './resample';
+import type { MonoSignal } from './mono-signal';
 
 /**
  * Power in third-octave bands, frame by frame: the one short-time analysis that onset detection (tempo, meter)

@@ -1,4 +1,4 @@
-import { decimateToAnalysisRate, downmixToMono } from './resample';
+import { decimateToAnalysisRate, downmixToMono } from './mono-signal';
 import { sineTone } from './test-signals';
 
 function gainDb(frequency: number, sampleRate = 44100): number {

@@ -1,6 +1,6 @@
 import { forEachPowerSpectrum } from './spectrum';
 import { nearestPowerOfTwo } from './math';
-import type { MonoSignal } from './resample';
+import type { MonoSignal } from './mono-signal';
 
 /**
  * Spectral peaks ("partials") of the whole track, for the key and the vocal descriptors.

@@ -1,4 +1,5 @@
 import FFT = require('fft.js');
+import { hannWindow } from '../dsp/window';
 
 /** How a signal is cut into frames: window length (a power of two) and hop, both in samples. */
 export interface Framing {
@@ -37,10 +38,4 @@ export function forEachPowerSpectrum(
     for (let bin = 0; bin < power.length; bin++) power[bin] = spectrum[2 * bin] ** 2 + spectrum[2 * bin + 1] ** 2;
     visit(frame, power);
   }
-}
-
-function hannWindow(size: number): Float64Array {
-  const window = new Float64Array(size);
-  for (let i = 0; i < size; i++) window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
-  return window;
 }

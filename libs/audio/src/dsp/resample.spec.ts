@@ -1,5 +1,5 @@
 import { resample, Resampler } from './resample';
-import { sdr } from './testing/sdr';
+import { sdr } from '../separation/onnx/testing/sdr';
 
 function tone(rate: number, seconds: number, frequencies: number[]): Float32Array {
   const out = new Float32Array(Math.round(rate * seconds));

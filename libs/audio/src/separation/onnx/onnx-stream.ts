@@ -1,7 +1,7 @@
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import type { SeparationProgress, StemSet, StemType, StereoAudio } from '../../types';
 import type { MixStatistics } from './mix-normalization';
-import { Resampler, type ResamplerStream } from './resample';
+import { Resampler, type ResamplerStream } from '../../dsp/resample';
 import { OverlapAdd, segmentOffsets, segmentStride } from './segments';
 import type { SeparationContract } from './separation-contract';
 
