@@ -1,4 +1,4 @@
-import { ensureAudioContext } from './audioEngine';
+import { ensureAudioContext } from './audioContext';
 import { MARKS } from '../lib/marks';
 import { masterBus } from './masterEffects';
 import { StemPlayer } from './stemPlayer';

@@ -1,11 +1,11 @@
 import * as Tone from 'tone';
-import { ensureAudioContext } from '../audio/audioEngine';
+import { ensureAudioContext } from '../audio/audioContext';
 
 let attached = false;
 
 /**
  * Tone.js runs on the studio's one AudioContext (stems, instruments and pads share a clock and an
- * output). Called from a user gesture: it resumes the context ("the audio engine resumes on first play").
+ * output). Called from a user gesture: it resumes the context, so audio starts on the first play.
  */
 export async function startTone(): Promise<void> {
   if (!attached) {

@@ -1,7 +1,7 @@
 import { Box, Button, Card, Grid, Heading, HStack, Input, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import type { StemType } from '../../api/mediaTypes';
-import { ensureAudioContext, onAudioContext } from '../../audio/audioEngine';
+import { ensureAudioContext, onAudioContext } from '../../audio/audioContext';
 import { masterBus, type MasterEffect } from '../../audio/masterEffects';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { useAppSelector } from '../../app/hooks';

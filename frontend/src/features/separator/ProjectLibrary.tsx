@@ -3,7 +3,7 @@ import { FolderOpen, Pencil, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { Project } from '../../api/mediaTypes';
 import { useAppSelector } from '../../app/hooks';
-import { ensureAudioContext } from '../../audio/audioEngine';
+import { ensureAudioContext } from '../../audio/audioContext';
 import { formatTime } from '../../lib/format';
 import { toaster } from '../../ui/toaster';
 import { checkProjectName, createdLabel, PROJECT_NAME_MAX, stemStatusOf } from './library';

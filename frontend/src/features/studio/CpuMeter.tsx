@@ -1,11 +1,11 @@
 import { HStack, Text } from '@chakra-ui/react';
 import { Cpu } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { onAudioContext, renderCapacityOf } from '../../audio/audioEngine';
+import { onAudioContext, renderCapacityOf } from '../../audio/audioContext';
 
 /**
  * Audio-thread load from AudioContext.renderCapacity, averaged over 1 s. Hidden where the browser does
- * not expose it or before the audio engine exists: no invented number.
+ * not expose it or before the audio context exists: no invented number.
  */
 export function CpuMeter() {
   const [load, setLoad] = useState<number | null>(null);
@@ -29,7 +29,7 @@ export function CpuMeter() {
   }, []);
   if (load === null) return null;
   return (
-    <HStack gap="1" fontSize="xs" color="fg.muted" title="Audio engine load" data-testid="cpu-meter">
+    <HStack gap="1" fontSize="xs" color="fg.muted" title="Audio rendering load" data-testid="cpu-meter">
       <Cpu size={14} />
       <Text>{Math.round(load * 100)}%</Text>
     </HStack>

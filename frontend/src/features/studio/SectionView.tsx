@@ -4,7 +4,7 @@ import { findSection } from './sections';
 
 /** Panels built so far, by section id, each its own chunk (the instruments bring Tone.js); the others show their heading only. */
 const PANELS: Record<string, ComponentType> = {
-  separator: lazy(() => import('../separator/SeparatorPanel').then((m) => ({ default: m.SeparatorPanel }))),
+  separator: lazy(() => import('./UploadAndSplitSection').then((m) => ({ default: m.UploadAndSplitSection }))),
   pads: lazy(() => import('../pads/CreateMusicPanel').then((m) => ({ default: m.CreateMusicPanel }))),
 };
 

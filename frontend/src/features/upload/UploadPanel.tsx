@@ -3,12 +3,12 @@ import { FileAudio, Upload, X } from 'lucide-react';
 import { useReducer, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { api } from '../../api/api';
+import type { Project, SeparationJob } from '../../api/mediaTypes';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { ensureAudioContext } from '../../audio/audioEngine';
+import { ensureAudioContext } from '../../audio/audioContext';
 import { formatTime, progressPercent } from '../../lib/format';
 import { MARKS } from '../../lib/marks';
 import { toaster } from '../../ui/toaster';
-import { useStudioProject } from '../separator/StudioProjectContext';
 import { draggedKind, dropZoneState, pickUpload, type DraggedKind } from './pickUpload';
 import { sendUpload } from './sendUpload';
 import { initialUploadState, isBusy, sizeInMb, uploadPercent, uploadReducer } from './uploadMachine';
@@ -23,15 +23,19 @@ const ZONE_COLORS = {
   'drag-reject': 'red.500',
 } as const;
 
+export interface UploadPanelProps {
+  /** Opens the project an upload created (with its separation job, when one was started). */
+  openProject: (project: Project, job: SeparationJob | null) => Promise<void>;
+}
+
 /**
- * Seed 000 §2 "Upload panel": drop or choose one file, send it with real progress, open the new project.
+ * The upload panel: drop or choose one file, send it with real progress, open the new project.
  * With a project open and nothing chosen it folds into a one-line "Upload another" bar (still a drop
  * target), so the timeline and the mixer sit right under it.
  */
-export function UploadPanel() {
+export function UploadPanel({ openProject }: UploadPanelProps) {
   const [state, send] = useReducer(uploadReducer, initialUploadState);
   const chosen = useRef<File | null>(null);
-  const project = useStudioProject();
   const dispatch = useAppDispatch();
   const busy = isBusy(state);
   const { position, file } = useAppSelector((s) => s.transport);
@@ -91,7 +95,7 @@ export function UploadPanel() {
         description: `Analysis complete: ${answer.analysis.bpm} BPM, ${answer.analysis.key}`,
         type: 'success',
       });
-      await project.open(answer.project, answer.job);
+      await openProject(answer.project, answer.job);
     } catch (error) {
       send({ type: 'failed' });
       toaster.create({ title: 'Upload failed', description: (error as Error).message, type: 'error' });

@@ -1,6 +1,5 @@
-/** The studio panel's limits (seed 000 §2, §5, §9). */
+/** The upload limit: 500 MB, checked before sending. */
 export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
-export const ACCEPTED_MEDIA = 'audio/*,video/*';
 
 export type PickResult<F> = { ok: true; file: F } | { ok: false; title: string; description: string };
 

@@ -5,10 +5,6 @@
 let audioContext: AudioContext | null = null;
 const listeners = new Set<(context: AudioContext) => void>();
 
-export function existingAudioContext(): AudioContext | null {
-  return audioContext;
-}
-
 export function ensureAudioContext(): AudioContext {
   if (!audioContext) {
     audioContext = new AudioContext({ latencyHint: 'interactive' });
