@@ -53,6 +53,11 @@ describe('music in Chromium', () => {
       await card.getByRole('button', { name: 'Play' }).waitFor();
     }
     await page.waitForTimeout(3_500); // stopped songs free their instruments once their last notes have ended
+    // Nothing plays on, and freeing them left the shared output working: the audio test still hears its tones.
+    expect(await page.getByTestId('demo-songs').getByRole('button', { name: 'Stop' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Test Again' }).click();
+    await page.getByRole('button', { name: 'Playing...' }).waitFor();
+    await page.getByText('Audio is working!').waitFor({ timeout: 10_000 });
   });
 
   describe('performance pads', () => {

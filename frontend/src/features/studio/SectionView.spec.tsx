@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
 import { ChakraProvider, defaultSystem } from '@chakra-ui/react';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { SectionView } from './SectionView';
 
 const renderSection = (id: string) =>
@@ -13,13 +13,15 @@ const renderSection = (id: string) =>
 describe('SectionView', () => {
   it('shows the heading and subtitle of a known section', () => {
     renderSection('visuals');
-    expect(screen.getByRole('heading', { name: 'Visual Generation' })).toBeTruthy();
-    expect(screen.getByText('AI-powered video creation and real-time visual sync')).toBeTruthy();
+    const section = screen.getByTestId('section-visuals');
+    expect(within(section).getByRole('heading', { level: 1 }).textContent).toBe('Visual Generation');
+    // A section without a panel yet shows its heading and subtitle and nothing else.
+    expect(section.textContent).toBe('Visual GenerationAI-powered video creation and real-time visual sync');
   });
 
   it('says "Section not implemented" for an unknown id', () => {
     renderSection('karaoke');
-    expect(screen.getByText('Section not implemented')).toBeTruthy();
+    expect(screen.getByTestId('section-not-implemented').textContent).toBe('Section not implemented');
     expect(screen.queryByRole('heading')).toBeNull();
   });
 });

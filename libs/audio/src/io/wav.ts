@@ -21,19 +21,6 @@ export function encodeWav(audio: StereoAudio, bitDepth: WavBitDepth = 16): Buffe
   return out;
 }
 
-export function wavHeader(sampleRate: number, bitDepth: WavBitDepth, frames: number): Buffer {
-  const header = Buffer.allocUnsafe(HEADER_BYTES);
-  writeHeader(header, sampleRate, bitDepth, frames * 2 * (bitDepth / 8));
-  return header;
-}
-
-/** Interleaved sample bytes for frames [start, end) — lets callers stream a WAV in chunks. */
-export function encodeWavFrames(audio: StereoAudio, start: number, end: number, bitDepth: WavBitDepth = 16): Buffer {
-  const out = Buffer.allocUnsafe((end - start) * 2 * (bitDepth / 8));
-  writeSamples(out, 0, audio, start, end, bitDepth);
-  return out;
-}
-
 function writeHeader(out: Buffer, sampleRate: number, bitDepth: WavBitDepth, dataBytes: number): void {
   const blockAlign = 2 * (bitDepth / 8);
   out.write('RIFF', 0, 'ascii');
