@@ -1,7 +1,7 @@
 import type { PlaybackEvent } from '../audio/playbackEvents';
 import type { StemPlayer } from '../audio/stemPlayer';
 import { controlOutputs } from './controlOutputs';
-import { onMusicEngine } from './engineRegistry';
+import { onInstrumentRack } from './rackRegistry';
 
 /**
  * Sends what the studio plays to OSC and MIDI: the stem player's transport, beats and stem levels, and
@@ -16,6 +16,6 @@ export function connectControlOutputs(player: StemPlayer): () => void {
     else controlOutputs.stopClock();
   };
   offs.push(player.events.subscribe(follow(() => player.bpm)));
-  offs.push(onMusicEngine((engine) => offs.push(engine.events.subscribe(follow(() => engine.bpm)))));
+  offs.push(onInstrumentRack((rack) => offs.push(rack.events.subscribe(follow(() => rack.bpm)))));
   return () => offs.forEach((off) => off());
 }

@@ -5,12 +5,12 @@
  * the Float32Array's bytes; `demoStartStop` runs the real-time engine instead.
  */
 import * as Tone from 'tone';
-import { scheduleTestTones } from './audioTest';
-import { DEMO_SONGS, DemoPlayer } from './demoSongs';
-import { DrumKit, type DrumId } from './drumKit';
-import { musicEngine } from './musicEngine';
-import { defaultPattern, emptyPattern, StepSequencer } from './sequencer';
-import { PolySynthVoice, SYNTH_DEFAULTS, type SynthSettings } from './synth';
+import { scheduleTestTones } from '../audioTest';
+import { DEMO_SONGS, DemoPlayer } from '../demoSongs';
+import { DrumKit, type DrumId } from '../drumKit';
+import { instrumentRack } from '../instrumentRack';
+import { defaultPattern, emptyPattern, StepSequencer } from '../sequencer';
+import { PolySynthVoice, SYNTH_DEFAULTS, type SynthSettings } from '../synth';
 
 export const SAMPLE_RATE = 44100;
 const LOOK_AHEAD_S = 0.1;
@@ -84,7 +84,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * over hits whose time has already passed. Resolves once every stopped song has had time to wind down.
  */
 export async function demoStartStop(cycles: number, busyMs: number): Promise<void> {
-  const engine = await musicEngine();
+  const engine = await instrumentRack();
   const fullTrack = DEMO_SONGS.find((song) => song.id === 'full-track')!;
   for (let i = 0; i < cycles; i++) {
     engine.playDemo(i % 2 === 0 ? fullTrack : DEMO_SONGS[(i >> 1) % DEMO_SONGS.length]!);

@@ -11,7 +11,7 @@ import {
   silence,
   sineTone,
   voiceLike,
-} from './test-signals';
+} from './testing/test-signals';
 
 const UNIT_FEATURES = [
   'danceability',

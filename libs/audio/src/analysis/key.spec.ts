@@ -1,6 +1,6 @@
 import { analyzeAudio } from './analyze';
 import { KEY_NAMES } from './key';
-import { chordProgression, clickTrack, drumGroove, mixSignals, scaleRun, silence } from './test-signals';
+import { chordProgression, clickTrack, drumGroove, mixSignals, scaleRun, silence } from './testing/test-signals';
 
 const PITCH_CLASSES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];
 const ALL_KEYS = (['major', 'minor'] as const).flatMap((mode) => PITCH_CLASSES.map((_, tonic) => [tonic, mode] as const));

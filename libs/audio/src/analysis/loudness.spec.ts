@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { encodeWav } from '../io/wav';
 import type { StereoAudio } from '../types';
 import { LOUDNESS_FLOOR_LUFS, measureLoudness } from './loudness';
-import { chordProgression, drumGroove, mixSignals, noiseFloor, silence, sineTone } from './test-signals';
+import { chordProgression, drumGroove, mixSignals, noiseFloor, silence, sineTone } from './testing/test-signals';
 
 const DBFS_MINUS_20 = 0.1;
 

@@ -1,5 +1,5 @@
 import { decimateToAnalysisRate, downmixToMono } from './mono-signal';
-import { sineTone } from './test-signals';
+import { sineTone } from './testing/test-signals';
 
 function gainDb(frequency: number, sampleRate = 44100): number {
   const tone = sineTone(frequency, 1, 1, sampleRate);

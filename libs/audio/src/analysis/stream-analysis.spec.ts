@@ -1,7 +1,7 @@
 import { chunksOf } from '../io/pcm-stream';
 import type { StereoAudio } from '../types';
 import { ANALYSIS_EXCERPT_SECONDS, analyzeAudio, StreamingAnalysis } from './analyze';
-import { chordProgression, drumGroove, mixSignals, silence } from './test-signals';
+import { chordProgression, drumGroove, mixSignals, silence } from './testing/test-signals';
 
 const song = (seconds: number): StereoAudio =>
   mixSignals(

@@ -1,6 +1,6 @@
 import { analyzeAudio } from './analyze';
 import { TEMPO_FALLBACK_BPM } from './tempo';
-import { chordProgression, clickTrack, drumGroove, mixSignals, noiseFloor, silence, sineTone } from './test-signals';
+import { chordProgression, clickTrack, drumGroove, mixSignals, noiseFloor, silence, sineTone } from './testing/test-signals';
 
 const within = (estimate: number, truth: number, tolerance: number) => Math.abs(estimate / truth - 1) <= tolerance;
 

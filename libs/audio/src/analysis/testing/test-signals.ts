@@ -3,7 +3,7 @@
  * All of it is deterministic (the "noise" is a fixed xorshift sequence), so the specs see the same audio on
  * every run.
  */
-import type { StereoAudio } from '../types';
+import type { StereoAudio } from '../../types';
 
 // Local aliases: inside jest's sandbox every lookup of the global `Math` is an order of magnitude slower, and the
 // synthesis loops below make millions of them.

@@ -3,9 +3,3 @@ export { DEMUCS_SOURCE_ORDER, OnnxSeparator, type OnnxEngineName, type OnnxSepar
 export { OnnxSeparationStream } from './onnx-stream';
 export { mixStatistics, type MixStatistics } from './mix-normalization';
 export { describeModel, OnnxModelError, type ModelDescription, type ModelValueInfo } from './model-session';
-export {
-  expectedTestSeparation,
-  TEST_MODEL_SOURCES,
-  writeTestSeparationModel,
-  type TestSeparationModelOptions,
-} from './fixture/test-separation-model';

@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeTestSeparationModel } from './fixture/test-separation-model';
+import { writeTestSeparationModel } from './testing/test-separation-model';
 import { describeModel, OnnxModelError } from './model-session';
 
 describe('describeModel', () => {

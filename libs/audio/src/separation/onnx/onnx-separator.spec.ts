@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InferenceSession } from 'onnxruntime-node';
 import { STEM_TYPES, type StemSet, type StereoAudio } from '../../types';
-import { expectedTestSeparation, TEST_MODEL_DEFAULT_SEGMENT_SAMPLES, TEST_MODEL_KERNEL_TAPS, TEST_MODEL_SOURCES, writeTestSeparationModel } from './fixture/test-separation-model';
+import { expectedTestSeparation, TEST_MODEL_DEFAULT_SEGMENT_SAMPLES, TEST_MODEL_KERNEL_TAPS, TEST_MODEL_SOURCES, writeTestSeparationModel } from './testing/test-separation-model';
 import { mixStatistics } from './mix-normalization';
 import { OnnxModelError } from './model-session';
 import { OnnxSeparator } from './onnx-separator';

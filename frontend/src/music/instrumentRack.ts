@@ -6,7 +6,7 @@ import { DemoPlayer, type DemoSong } from './demoSongs';
 import { DrumKit } from './drumKit';
 import { StepSequencer } from './sequencer';
 import { PolySynthVoice } from './synth';
-import { onMusicEngine, publishMusicEngine } from './engineRegistry';
+import { onInstrumentRack, publishInstrumentRack } from './rackRegistry';
 import { startTone } from './toneContext';
 
 /** Seed 001 §9: compressor threshold −24 dB, master gain 0.8, analyser size 2048. */
@@ -21,7 +21,7 @@ export type TransportOwner = 'sequencer' | 'demo' | null;
  * instruments → master volume (0–100 → /100) → compressor → master gain → destination, with an analyser
  * on the output. Created on the first user gesture. Only one thing drives the Transport at a time.
  */
-export class MusicEngine {
+export class InstrumentRack {
   readonly kit: DrumKit;
   readonly synth: PolySynthVoice;
   readonly sequencer: StepSequencer;
@@ -145,16 +145,16 @@ export class MusicEngine {
   }
 }
 
-let engine: MusicEngine | null = null;
+let rack: InstrumentRack | null = null;
 
-/** The engine, created (and the audio context resumed) on first use, which must be a user gesture. */
-export async function musicEngine(): Promise<MusicEngine> {
+/** The rack, created (and the audio context resumed) on first use, which must be a user gesture. */
+export async function instrumentRack(): Promise<InstrumentRack> {
   await startTone();
-  if (!engine) {
-    engine = new MusicEngine();
-    publishMusicEngine(engine);
+  if (!rack) {
+    rack = new InstrumentRack();
+    publishInstrumentRack(rack);
   }
-  return engine;
+  return rack;
 }
 
-export { onMusicEngine };
+export { onInstrumentRack };
