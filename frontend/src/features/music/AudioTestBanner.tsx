@@ -1,7 +1,7 @@
 import { Button, Card, HStack, Text } from '@chakra-ui/react';
 import { Volume2 } from 'lucide-react';
 import { useState } from 'react';
-import { musicEngine } from '../../music/musicEngine';
+import { instrumentRack } from '../../music/instrumentRack';
 
 type Outcome = 'untested' | 'playing' | 'working' | 'failed';
 
@@ -12,8 +12,8 @@ export function AudioTestBanner() {
   const test = async () => {
     setOutcome('playing');
     try {
-      const engine = await musicEngine();
-      setOutcome((await engine.testAudio()) ? 'working' : 'failed');
+      const rack = await instrumentRack();
+      setOutcome((await rack.testAudio()) ? 'working' : 'failed');
     } catch {
       setOutcome('failed');
     }

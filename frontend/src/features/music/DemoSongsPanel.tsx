@@ -2,7 +2,7 @@ import { Button, Card, Heading, SimpleGrid, Text } from '@chakra-ui/react';
 import { Play, Square } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { DEMO_SONGS } from '../../music/demoSongs';
-import { musicEngine, onMusicEngine } from '../../music/musicEngine';
+import { instrumentRack, onInstrumentRack } from '../../music/instrumentRack';
 
 /** Seed 001 §2 demo songs: Basic Beat, Melody & Chords, Full Track. */
 export function DemoSongsPanel() {
@@ -11,9 +11,9 @@ export function DemoSongsPanel() {
   useEffect(() => {
     const offs: Array<() => void> = [];
     offs.push(
-      onMusicEngine((engine) => {
-        setPlaying(engine.demoPlaying?.id ?? null);
-        offs.push(engine.onOwner(() => setPlaying(engine.demoPlaying?.id ?? null)));
+      onInstrumentRack((rack) => {
+        setPlaying(rack.demoPlaying?.id ?? null);
+        offs.push(rack.onOwner(() => setPlaying(rack.demoPlaying?.id ?? null)));
       }),
     );
     return () => offs.forEach((off) => off());
@@ -35,7 +35,7 @@ export function DemoSongsPanel() {
               size="sm"
               colorPalette="purple"
               variant={playing === song.id ? 'solid' : 'outline'}
-              onClick={() => void musicEngine().then((engine) => (playing === song.id ? engine.stopAll() : engine.playDemo(song)))}
+              onClick={() => void instrumentRack().then((rack) => (playing === song.id ? rack.stopAll() : rack.playDemo(song)))}
             >
               {playing === song.id ? <Square /> : <Play />} {playing === song.id ? 'Stop' : 'Play'}
             </Button>

@@ -2,7 +2,7 @@ import { Box, Button, Card, Grid, HStack, Heading, Stack, Text } from '@chakra-u
 import { Play, Square, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { DRUMS, type DrumId } from '../../music/drumKit';
-import { musicEngine, onMusicEngine, type MusicEngine } from '../../music/musicEngine';
+import { instrumentRack, onInstrumentRack, type InstrumentRack } from '../../music/instrumentRack';
 import { BPM_DEFAULT, BPM_MAX, BPM_MIN, clampBpm, defaultPattern, emptyPattern, SEQUENCER_ROWS, STEPS, type Pattern } from '../../music/sequencer';
 import { useKeys } from './useKeys';
 
@@ -16,24 +16,24 @@ export function DrumMachinePanel() {
   const [step, setStep] = useState(-1);
   const [hit, setHit] = useState<DrumId | null>(null);
 
-  // The engine exists only after a user gesture; once it does, follow its step and play this pattern.
+  // The rack exists only after a user gesture; once it does, follow its step and play this pattern.
   useEffect(() => {
     const offs: Array<() => void> = [];
     offs.push(
-      onMusicEngine((engine) => {
-        offs.push(engine.onStep(setStep), engine.onOwner((owner) => setPlaying(owner === 'sequencer')));
-        setPlaying(engine.owner === 'sequencer');
+      onInstrumentRack((rack) => {
+        offs.push(rack.onStep(setStep), rack.onOwner((owner) => setPlaying(owner === 'sequencer')));
+        setPlaying(rack.owner === 'sequencer');
       }),
     );
     return () => offs.forEach((off) => off());
   }, []);
 
-  const withEngine = (use: (engine: MusicEngine) => void) => void musicEngine().then(use);
+  const withRack = (use: (rack: InstrumentRack) => void) => void instrumentRack().then(use);
 
   const strike = (id: DrumId) => {
     setHit(id);
     setTimeout(() => setHit((current) => (current === id ? null : current)), HIT_MS);
-    withEngine((engine) => engine.kit.trigger(id));
+    withRack((rack) => rack.kit.trigger(id));
   };
 
   useKeys((key) => {
@@ -46,27 +46,27 @@ export function DrumMachinePanel() {
   const toggleStep = (row: DrumId, index: number) => {
     const next = { ...pattern, [row]: pattern[row].map((on, i) => (i === index ? !on : on)) };
     setPattern(next);
-    withEngine((engine) => (engine.sequencer.pattern = next));
+    withRack((rack) => (rack.sequencer.pattern = next));
   };
 
   const changeBpm = (value: number) => {
     const next = clampBpm(value);
     setBpm(next);
-    withEngine((engine) => (engine.sequencer.bpm = next));
+    withRack((rack) => (rack.sequencer.bpm = next));
   };
 
   const togglePlay = () =>
-    withEngine((engine) => {
-      if (engine.owner === 'sequencer') return engine.stopAll();
-      engine.sequencer.pattern = pattern;
-      engine.sequencer.bpm = bpm;
-      engine.playPattern();
+    withRack((rack) => {
+      if (rack.owner === 'sequencer') return rack.stopAll();
+      rack.sequencer.pattern = pattern;
+      rack.sequencer.bpm = bpm;
+      rack.playPattern();
     });
 
   const clear = () => {
     const next = emptyPattern();
     setPattern(next);
-    withEngine((engine) => (engine.sequencer.pattern = next));
+    withRack((rack) => (rack.sequencer.pattern = next));
   };
 
   return (

@@ -1,7 +1,7 @@
 import { Box, Button, Container, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { currentMusicEngine, onMusicEngine } from '../../music/engineRegistry';
+import { currentInstrumentRack, onInstrumentRack } from '../../music/rackRegistry';
 import { PageHeader } from '../../ui/PageHeader';
 import { AudioTestBanner } from './AudioTestBanner';
 import { DemoSongsPanel } from './DemoSongsPanel';
@@ -11,9 +11,9 @@ import { SynthPanel } from './SynthPanel';
 /** /music, open to everyone (seed 001 §2): audio test, master volume, demo songs, drum machine, synthesizer. */
 export function MusicPage() {
   const [volume, setVolume] = useState(100);
-  useEffect(() => onMusicEngine((engine) => engine.setVolume(volume)), [volume]);
+  useEffect(() => onInstrumentRack((rack) => rack.setVolume(volume)), [volume]);
   // Leaving the page stops what it started (a demo song or the pattern).
-  useEffect(() => () => currentMusicEngine()?.stopAll(), []);
+  useEffect(() => () => currentInstrumentRack()?.stopAll(), []);
 
   return (
     <Box minH="100dvh" bg="bg">

@@ -1,7 +1,7 @@
 import { Box, Card, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import { listenToInputs, midiAccess, type MidiInputDevice } from '../../music/midiInput';
-import { musicEngine, onMusicEngine } from '../../music/musicEngine';
+import { instrumentRack, onInstrumentRack } from '../../music/instrumentRack';
 import { BASE_MIDI_NOTE, KEY_TO_SEMITONE, SYNTH_DEFAULTS, SYNTH_LIMITS, WAVEFORMS, type SynthSettings, type Waveform } from '../../music/synth';
 import { useKeys } from './useKeys';
 
@@ -61,12 +61,12 @@ export function SynthPanel() {
   const noteOn = (midi: number, velocity = 1) => {
     sounding.current.add(midi);
     setHeld(new Set(sounding.current));
-    void musicEngine().then((engine) => engine.synth.noteOn(midi, velocity));
+    void instrumentRack().then((rack) => rack.synth.noteOn(midi, velocity));
   };
   const noteOff = (midi: number) => {
     if (!sounding.current.delete(midi)) return;
     setHeld(new Set(sounding.current));
-    void musicEngine().then((engine) => engine.synth.noteOff(midi));
+    void instrumentRack().then((rack) => rack.synth.noteOff(midi));
   };
 
   // A key released while the window has no focus never sends keyup: let everything go.
@@ -90,8 +90,8 @@ export function SynthPanel() {
     },
   );
 
-  // The synth keeps these settings whenever the engine exists (or comes to).
-  useEffect(() => onMusicEngine((engine) => engine.synth.apply(settings)), [settings]);
+  // The synth keeps these settings whenever the rack exists (or comes to).
+  useEffect(() => onInstrumentRack((rack) => rack.synth.apply(settings)), [settings]);
 
   // Web MIDI input devices: notes from every device play the synth.
   useEffect(() => {
