@@ -20,7 +20,7 @@ function Light({ name, color, label, pulse }: { name: string; color: string; lab
   );
 }
 
-/** "Local" is the in-browser engine (always active); "APIs" is the real live-connection state. */
+/** "Local" is the in-browser audio (always active); "APIs" is the real live-connection state. */
 export function StatusLights() {
   const status = useAppSelector((state) => state.live.status);
   const api = API_LIGHT[status];
