@@ -1,5 +1,5 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
-import type { User } from '../features/auth/user';
+import type { User } from './authTypes';
 import { studioBaseQuery } from './baseQuery';
 
 /**

@@ -1,10 +1,6 @@
-export interface User {
-  id: string;
-  email: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  profileImageUrl: string | null;
-}
+import type { User } from '../../api/authTypes';
+
+export type { User };
 
 /** First and last name together, falling back to the email, then "User" (seed 000 §3). */
 export function displayName(user: Pick<User, 'firstName' | 'lastName' | 'email'> | null | undefined): string {
