@@ -17,7 +17,12 @@ describe('parseByteRange', () => {
     expect(parseByteRange(header, size)).toBe('unsatisfiable');
   });
 
-  it.each([undefined, '', 'bytes=0-1,5-9', 'items=0-5', 'bytes=9-3', 'bytes=-'])('serves the whole object for %j', (header) => {
+  it('finds nothing to serve in an empty object', () => {
+    expect(parseByteRange('bytes=-100', 0)).toBe('unsatisfiable');
+    expect(parseByteRange('bytes=0-', 0)).toBe('unsatisfiable');
+  });
+
+  it.each([undefined, '', 'bytes=0-1,5-9', 'bytes=0-1,5000-6000', 'items=0-5', 'items=5000-6000', 'bytes=9-3', 'bytes=-', 'bytes=x-5'])('serves the whole object for %j', (header) => {
     expect(parseByteRange(header, size)).toBeUndefined();
   });
 });
