@@ -16,6 +16,7 @@ const shared = {
   transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
   moduleNameMapper: {
     '^@stemdeck/proto$': '<rootDir>/proto/src',
+    '^@stemdeck/proto/(vocabulary|live)$': '<rootDir>/proto/src/$1',
     '^@stemdeck/platform$': '<rootDir>/libs/platform/src',
     '^@stemdeck/platform/tracing$': '<rootDir>/libs/platform/src/tracing',
     '^@stemdeck/audio$': '<rootDir>/libs/audio/src',

@@ -4,5 +4,21 @@
  */
 export * from './services';
 export * from './health';
+// The zod enums in media.ts carry the same names as vocabulary.ts's types (and equal them).
+export {
+  ENGINE_NAMES,
+  LIVE_PROTOCOL_VERSION,
+  MAX_UPLOAD_BYTES,
+  PROJECT_NAME_MAX,
+  PROJECT_SOURCES,
+  SEPARATION_JOB_STATUSES,
+  STEM_TYPES,
+  STEM_VOLUME_MAX_DB,
+  STEM_VOLUME_MIN_DB,
+  STEM_VOLUME_STEP_DB,
+  type ProjectSource,
+  type SeparationJobStatus,
+} from './vocabulary';
 export * from './media';
+export * from './live';
 export * from './storage-keys';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENGINE_NAMES, PROJECT_NAME_MAX, PROJECT_SOURCES, SEPARATION_JOB_STATUSES, STEM_TYPES, STEM_VOLUME_MAX_DB, STEM_VOLUME_MIN_DB } from './vocabulary';
 
 /**
  * The media service's contracts: projects, stems, uploads, analysis and separation jobs.
@@ -29,20 +30,11 @@ export const SEPARATION_CONSUMER = 'media-separation';
 export const MEDIA_EVENTS_WILDCARD = 'stemdeck.media.events.>';
 export const mediaEventSubject = (ownerId: string): string => `stemdeck.media.events.${Buffer.from(ownerId).toString('hex')}`;
 
-export const STEM_TYPES = ['vocals', 'drums', 'bass', 'other'] as const;
 export const StemType = z.enum(STEM_TYPES);
 export type StemType = z.infer<typeof StemType>;
 
-export const ENGINE_NAMES = ['fast', 'hybrid', 'quality'] as const;
 export const EngineName = z.enum(ENGINE_NAMES);
 export type EngineName = z.infer<typeof EngineName>;
-
-/** Upload limit from the product spec ("Max 500MB"). */
-export const MAX_UPLOAD_BYTES = 524_288_000;
-
-/** Stem gain in dB, as the mixer's slider (−60…+12, step 0.1). */
-export const STEM_VOLUME_MIN_DB = -60;
-export const STEM_VOLUME_MAX_DB = 12;
 
 export const SpotifyFeatures = z.object({
   danceability: z.number(),
@@ -69,7 +61,7 @@ export const Project = z.object({
   bpm: z.number().nullable(),
   key: z.string().nullable(),
   /** 'audio' or 'video' for uploads; 'manual' for projects created without a file. */
-  source: z.enum(['audio', 'video', 'manual']),
+  source: z.enum(PROJECT_SOURCES),
   /** The engine whose stems GET /stems returns; null until one has finished. */
   activeEngine: EngineName.nullable(),
   createdAt: z.string(),
@@ -81,25 +73,32 @@ export const Project = z.object({
 });
 export type Project = z.infer<typeof Project>;
 
-export const Stem = z.object({
+/**
+ * A stem as the media service stores and sends it on NATS. Where it can be fetched is the gateway's
+ * business: the gateway adds its own HTTP url (`Stem`) before anything reaches a browser.
+ */
+export const StemRecord = z.object({
   id: z.string(),
   projectId: z.string(),
   type: StemType,
   engine: EngineName,
-  url: z.string(),
   volume: z.number(),
   muted: z.boolean(),
   /** Mixer solo (beyond the seed): when any stem is soloed, only soloed stems sound. */
   soloed: z.boolean(),
   quality: z.string(),
 });
+export type StemRecord = z.infer<typeof StemRecord>;
+
+/** A stem as HTTP and /ws clients see it: the record plus the url the gateway serves its audio at. */
+export const Stem = StemRecord.extend({ url: z.string() });
 export type Stem = z.infer<typeof Stem>;
 
 export const SeparationJob = z.object({
   id: z.string(),
   projectId: z.string(),
   engine: EngineName,
-  status: z.enum(['queued', 'processing', 'completed', 'failed']),
+  status: z.enum(SEPARATION_JOB_STATUSES),
   progress: z.number().min(0).max(1),
   error: z.string().nullable(),
 });
@@ -147,7 +146,6 @@ export const CreateProjectRequest = CreateProjectBody.extend(owned);
 export const ProjectReply = replyOf(Project);
 
 /** PATCH /api/projects/:id: only the name can change. */
-export const PROJECT_NAME_MAX = 120;
 export const RenameProjectBody = z
   .object({
     name: z
@@ -175,7 +173,7 @@ export const ObjectLocationReply = replyOf(ObjectLocation);
 
 export const AnalysisReply = replyOf(z.object({ spotifyFeatures: SpotifyFeatures, loudnessLufs: z.number() }));
 
-export const ListStemsReply = replyOf(z.array(Stem));
+export const ListStemsReply = replyOf(z.array(StemRecord));
 
 export const UpdateStemBody = z
   .object({
@@ -185,16 +183,13 @@ export const UpdateStemBody = z
   })
   .strict();
 export type UpdateStemBody = z.infer<typeof UpdateStemBody>;
-/** `stem_update` on /ws (seed 000 §3): a stem id plus the changed mixer fields, relayed to the owner's other sockets. */
-export const StemUpdateMessage = UpdateStemBody.extend({ type: z.literal('stem_update'), stemId: z.string().min(1).max(200) }).strict();
-export type StemUpdateMessage = z.infer<typeof StemUpdateMessage>;
-/** `pad_trigger` on /ws (seed 000 §3, seed 001 §2): a performance pad hit, relayed to the owner's other sockets. */
-export const PadTriggerMessage = z
-  .object({ type: z.literal('pad_trigger'), pad: z.string().min(1).max(40), velocity: z.number().int().min(0).max(127) })
-  .strict();
-export type PadTriggerMessage = z.infer<typeof PadTriggerMessage>;
-export const UpdateStemRequest = z.object({ ...owned, stemId: z.string(), changes: UpdateStemBody });
-export const StemReply = replyOf(Stem);
+/**
+ * A mixer change to one stem, from `PUT /api/stems/:id` or `stem_update` on /ws. `origin` names the live
+ * connection that made it (if any), so the `stem_updated` event can skip the socket that already shows it.
+ */
+export const UpdateStemRequest = z.object({ ...owned, stemId: z.string(), changes: UpdateStemBody, origin: z.string().max(100).nullable().default(null) });
+export type UpdateStemRequest = z.input<typeof UpdateStemRequest>;
+export const StemReply = replyOf(StemRecord);
 
 export const StemRequest = z.object({ ...owned, stemId: z.string() });
 
@@ -220,13 +215,19 @@ export const MediaEvent = z.discriminatedUnion('type', [
    * Progressive stems: the first `seconds` of every stem are stored and playable at the stems' urls while
    * the rest of the song is still separating; `stems_ready` follows with the whole stems at the same urls.
    */
-  z.object({ type: z.literal('stems_partial'), ownerId: z.string(), projectId: z.string(), engine: EngineName, seconds: z.number(), stems: z.array(Stem) }),
-  z.object({ type: z.literal('stems_ready'), ownerId: z.string(), projectId: z.string(), engine: EngineName, stems: z.array(Stem) }),
+  z.object({ type: z.literal('stems_partial'), ownerId: z.string(), projectId: z.string(), engine: EngineName, seconds: z.number(), stems: z.array(StemRecord) }),
+  z.object({ type: z.literal('stems_ready'), ownerId: z.string(), projectId: z.string(), engine: EngineName, stems: z.array(StemRecord) }),
   z.object({ type: z.literal('stems_failed'), ownerId: z.string(), projectId: z.string(), engine: EngineName, message: z.string() }),
   /**
    * A project and everything stored for it are gone. The owner's other tabs close it; a service that keeps
    * its own records of a project (exports, mastering) subscribes to MEDIA_EVENTS_WILDCARD and removes them.
    */
   z.object({ type: z.literal('project_deleted'), ownerId: z.string(), projectId: z.string() }),
+  /**
+   * A mixer change was stored: `stem` is the stored state, `changes` the fields this change set (a tab
+   * applies only those, so a change of its own still on its way is not undone). `origin` is the live
+   * connection that made it, which already shows it.
+   */
+  z.object({ type: z.literal('stem_updated'), ownerId: z.string(), origin: z.string().nullable(), stem: StemRecord, changes: UpdateStemBody }),
 ]);
 export type MediaEvent = z.infer<typeof MediaEvent>;

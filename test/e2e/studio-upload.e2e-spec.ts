@@ -89,7 +89,7 @@ describe('Upload & Split in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Mute drums' }).getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByTestId('quality-vocals').innerText()).toBe('engine: fast');
 
-    // A second tab of the same user follows the mixer live (stem_update relayed over /ws).
+    // A second tab of the same user follows the mixer live (the saved change comes back as stem_updated on /ws).
     const otherTab = await chromium.context.newPage();
     await otherTab.goto(`${BASE_URL}/app`);
     await waitForStems(otherTab);

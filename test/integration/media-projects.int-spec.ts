@@ -73,11 +73,14 @@ describe('projects and stems', () => {
     }
   });
 
-  it('relays stem_update and pad_trigger over /ws to the owner\'s other sockets only, refusing bad fields', async () => {
+  it('stores a stem_update sent over /ws and tells the owner\'s other sockets only (stem_updated); relays pad_trigger; refuses bad fields', async () => {
     const [sender, otherTab, rivalSocket] = await Promise.all([listen(demo), listen(demo), listen(rival)]);
-    sender.send({ type: 'stem_update', stemId: stems[1]!.id, volume: -3 });
-    expect(await otherTab.waitFor((e) => e.type === 'stem_update')).toEqual({ type: 'stem_update', stemId: stems[1]!.id, volume: -3 });
-    sender.send({ type: 'stem_update', stemId: stems[1]!.id, volume: 99 });
+    const stem = stems[1]!;
+    sender.send({ type: 'stem_update', stemId: stem.id, volume: -3 });
+    expect(await otherTab.waitFor((e) => e.type === 'stem_updated')).toEqual({ type: 'stem_updated', stem: { ...stem, volume: -3 }, changes: { volume: -3 } });
+    const stored = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems;
+    expect(stored.find((s) => s.id === stem.id)).toMatchObject({ volume: -3, muted: false });
+    sender.send({ type: 'stem_update', stemId: stem.id, volume: 99 });
     const error = await sender.waitFor((e) => e.type === 'error');
     expect(error).toMatchObject({ code: 'invalid', for: 'stem_update', message: expect.stringContaining('volume') });
     sender.send({ type: 'ping', id: 'after' });
@@ -86,10 +89,30 @@ describe('projects and stems', () => {
     expect(await otherTab.waitFor((e) => e.type === 'pad_trigger')).toEqual({ type: 'pad_trigger', pad: 'Vocals', velocity: 127 });
     sender.send({ type: 'pad_trigger', pad: 'Vocals', velocity: 200 });
     expect(await sender.waitFor((e) => e.type === 'error' && e.for === 'pad_trigger')).toMatchObject({ code: 'invalid', message: expect.stringContaining('velocity') });
-    expect(sender.seen.filter((e) => e.type === 'stem_update')).toEqual([]);
-    expect(otherTab.seen.filter((e) => e.type === 'stem_update')).toHaveLength(1);
+
+    // The same change through PUT takes the same path; the tab that names its socket is not told its own change.
+    const welcome = (await sender.waitFor((e) => e.type === 'welcome')) as { connectionId?: unknown; protocol?: unknown };
+    expect(welcome).toMatchObject({ connectionId: expect.any(String), protocol: 1 });
+    const put = await demo.fetch(`/api/stems/${stem.id}`, {
+      method: 'PUT',
+      headers: { ...json, 'x-stemdeck-live-connection': welcome.connectionId as string },
+      body: JSON.stringify({ muted: true }),
+    });
+    expect(put.status).toBe(200);
+    expect(await otherTab.waitFor((e) => e.type === 'stem_updated' && (e.changes as { muted?: boolean }).muted === true)).toMatchObject({
+      stem: { id: stem.id, url: stem.url, volume: -3, muted: true },
+    });
+    // Someone else's stem: nothing stored, nothing announced, the sender is told.
+    rivalSocket.send({ type: 'stem_update', stemId: stem.id, muted: false });
+    expect(await rivalSocket.waitFor((e) => e.type === 'error')).toMatchObject({ code: 'failed', for: 'stem_update', message: 'Stem not found' });
+
+    expect(sender.seen.filter((e) => e.type === 'stem_updated')).toEqual([]);
+    expect(otherTab.seen.filter((e) => e.type === 'stem_updated')).toHaveLength(2);
     expect(otherTab.seen.filter((e) => e.type === 'pad_trigger')).toHaveLength(1);
-    expect(rivalSocket.seen.some((e) => e.type === 'stem_update' || e.type === 'pad_trigger')).toBe(false);
+    expect(rivalSocket.seen.some((e) => e.type === 'stem_updated' || e.type === 'pad_trigger')).toBe(false);
+    const after = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems;
+    expect(after.find((s) => s.id === stem.id)).toMatchObject({ volume: -3, muted: true });
+    await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ volume: 0, muted: false }) });
     for (const socket of [sender, otherTab, rivalSocket]) socket.close();
   });
 

@@ -1,12 +1,10 @@
 /**
  * The media API's shapes, typed by the server's own contracts (proto/src/media.ts; type-only imports, so
- * no schema code reaches the bundle). The two name lists are repeated here as values for the UI.
+ * no schema code reaches the bundle). The name lists are proto's zod-free vocabulary.
  */
-export type { EngineInfo, EngineName, MediaEvent, Project, SeparationJob, Stem, StemType } from '@stemdeck/proto';
-import type { EngineName, Project, SeparationJob, StemType } from '@stemdeck/proto';
-
-export const STEM_TYPES: readonly StemType[] = ['vocals', 'drums', 'bass', 'other'];
-export const ENGINE_NAMES: readonly EngineName[] = ['fast', 'hybrid', 'quality'];
+export type { EngineInfo, EngineName, Project, SeparationJob, Stem, StemType } from '@stemdeck/proto';
+import type { Project, SeparationJob } from '@stemdeck/proto';
+export { ENGINE_NAMES, STEM_TYPES } from '@stemdeck/proto/vocabulary';
 
 /** POST /api/upload's answer (201). */
 export interface UploadAnswer {

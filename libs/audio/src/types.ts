@@ -5,11 +5,9 @@ export interface StereoAudio {
   right: Float32Array;
 }
 
-export const STEM_TYPES = ['vocals', 'drums', 'bass', 'other'] as const;
-export type StemType = (typeof STEM_TYPES)[number];
-
-export const ENGINE_NAMES = ['fast', 'hybrid', 'quality'] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
+// The product's vocabulary is proto's; re-exported so the engines' users keep importing it from here.
+export { ENGINE_NAMES, STEM_TYPES, type EngineName, type StemType } from '@stemdeck/proto/vocabulary';
+import type { EngineName, StemType } from '@stemdeck/proto/vocabulary';
 
 /** The four stems, each at the mixture's sample rate and length. */
 export type StemSet = Record<StemType, StereoAudio>;

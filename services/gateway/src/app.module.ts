@@ -14,6 +14,7 @@ import { HealthController } from './health/health.controller';
 import { LiveHub } from './live/live.hub';
 import { OwnSocketsRelay } from './live/own-sockets.relay';
 import { MediaEventsRelay } from './live/media-events.relay';
+import { StemUpdateCommand } from './live/stem-update.command';
 import { MediaClient } from './media/media.client';
 import { ProjectsController } from './projects/projects.controller';
 import { ReceiveUploadUseCase } from './uploads/receive-upload.usecase';
@@ -53,6 +54,7 @@ export class AppModule {
         LiveHub,
         MediaEventsRelay,
         OwnSocketsRelay,
+        StemUpdateCommand,
         MediaClient,
         ReceiveUploadUseCase,
       ],

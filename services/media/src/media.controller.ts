@@ -17,6 +17,7 @@ import { DeleteProjectUseCase } from './projects/delete-project.usecase';
 import { ProjectQueries } from './projects/project-queries';
 import { EngineRegistry } from './separation/engine-registry';
 import { RequestSeparationUseCase } from './separation/request-separation.usecase';
+import { UpdateStemUseCase } from './stems/update-stem.usecase';
 import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
 
 /** The media service's NATS edge: validate with the proto schema, call one use-case, wrap the reply. */
@@ -29,6 +30,7 @@ export class MediaController {
     private readonly requestSeparation: RequestSeparationUseCase,
     private readonly engines: EngineRegistry,
     private readonly deleteProject: DeleteProjectUseCase,
+    private readonly updateStemUseCase: UpdateStemUseCase,
   ) {}
 
   @MessagePattern(MEDIA_SUBJECTS.ingestUpload)
@@ -85,8 +87,8 @@ export class MediaController {
   @MessagePattern(MEDIA_SUBJECTS.updateStem)
   updateStem(@Payload() payload: unknown) {
     return answer(() => {
-      const { ownerId, stemId, changes } = parseOrFail(UpdateStemRequest, payload);
-      return this.queries.updateStem(ownerId, stemId, changes);
+      const { origin, ...change } = parseOrFail(UpdateStemRequest, payload);
+      return this.updateStemUseCase.execute({ ...change, origin: origin ?? null });
     });
   }
 

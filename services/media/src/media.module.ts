@@ -21,6 +21,7 @@ import { SeparationQueue } from './separation/separation-queue';
 import { SeparationWorker } from './separation/separation.worker';
 import { StemRepository } from './stems/stem.repository';
 import { STEM_MODEL, StemSchema } from './stems/stem.schema';
+import { UpdateStemUseCase } from './stems/update-stem.usecase';
 import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
 
 @Module({})
@@ -68,6 +69,7 @@ export class MediaModule implements OnApplicationShutdown {
         CreateProjectUseCase,
         DeleteProjectUseCase,
         ProjectQueries,
+        UpdateStemUseCase,
         RequestSeparationUseCase,
         RunSeparationUseCase,
         SeparationWorker,

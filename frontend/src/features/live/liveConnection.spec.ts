@@ -92,10 +92,29 @@ describe('LiveConnection', () => {
     live.start();
     const socket = FakeSocket.instances[0]!;
     socket.open();
-    socket.onmessage?.({ data: '{"type":"welcome","userId":"u1"}' });
+    socket.onmessage?.({ data: '{"type":"welcome","userId":"u1","connectionId":"c1","protocol":1}' });
     socket.onmessage?.({ data: 'garbage' });
     socket.onmessage?.({ data: '{"no":"type"}' });
-    expect(received).toEqual([{ type: 'welcome', userId: 'u1' }]);
+    expect(received).toEqual([{ type: 'welcome', userId: 'u1', connectionId: 'c1', protocol: 1 }]);
     expect(logger.error).toHaveBeenCalledTimes(2);
+    expect(live.connectionId).toBe('c1');
+    socket.drop();
+    expect(live.connectionId).toBeNull();
+  });
+
+  it('refuses what the protocol does not allow with a typed error: unknown types, bad fields', () => {
+    const invalid: unknown[] = [];
+    const live = new LiveConnection({ url: 'ws://x/ws', createSocket: (url) => new FakeSocket(url), onMessage: (m) => received.push(m), onInvalid: (e) => invalid.push(e), logger });
+    live.start();
+    const socket = FakeSocket.instances[0]!;
+    socket.open();
+    socket.onmessage?.({ data: '{"type":"audio_update","volume":1}' });
+    socket.onmessage?.({ data: '{"type":"stems_progress","projectId":"p","engine":"warp","progress":0.5}' });
+    socket.onmessage?.({ data: '{"type":"stems_progress","projectId":"p","engine":"fast","progress":0.5}' });
+    expect(received).toEqual([{ type: 'stems_progress', projectId: 'p', engine: 'fast', progress: 0.5 }]);
+    expect(invalid).toEqual([
+      { type: 'error', code: 'unknown_type', message: 'Unknown message type "audio_update"' },
+      { type: 'error', code: 'invalid', for: 'stems_progress', message: expect.stringContaining('engine') },
+    ]);
   });
 });

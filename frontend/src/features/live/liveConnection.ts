@@ -1,9 +1,7 @@
-export type LiveStatus = 'disconnected' | 'connecting' | 'connected';
+import { parseServerFrame, type LiveClientMessage, type LiveErrorMessage, type LiveServerMessage } from '@stemdeck/proto/live';
 
-export interface LiveMessage {
-  type: string;
-  [field: string]: unknown;
-}
+export type LiveStatus = 'disconnected' | 'connecting' | 'connected';
+export type { LiveClientMessage, LiveServerMessage };
 
 interface MinimalSocket {
   readyState: number;
@@ -18,8 +16,11 @@ interface MinimalSocket {
 export interface LiveConnectionOptions {
   url: string;
   onStatus?: (status: LiveStatus) => void;
-  onMessage?: (message: LiveMessage) => void;
-  /** Delay before reconnecting after a close (seed 000 §9: 3000 ms). */
+  /** Messages from the gateway, checked against the live protocol (proto/src/live.ts). */
+  onMessage?: (message: LiveServerMessage) => void;
+  /** A frame the protocol's validator refused, as the typed error it became (also logged). */
+  onInvalid?: (error: LiveErrorMessage) => void;
+  /** Delay before reconnecting after a close (3000 ms). */
   retryMs?: number;
   createSocket?: (url: string) => MinimalSocket;
   logger?: Pick<Console, 'warn' | 'error' | 'debug'>;
@@ -33,8 +34,9 @@ export function liveUrl(location: Pick<Location, 'protocol' | 'host'>): string {
 }
 
 /**
- * The studio's live connection (seed 000 §4): connects to /ws, reconnects 3 s after any close until
- * stopped, closes cleanly on stop. Sending while not connected only warns; unparsable frames only log.
+ * The studio's live connection: connects to /ws, reconnects 3 s after any close until stopped, closes
+ * cleanly on stop. Every incoming frame goes through the protocol's one validator; what it refuses is
+ * logged as its typed error and never reaches the app. Sending while not connected only warns.
  * Plain TypeScript (no React) so it is testable on its own.
  */
 export class LiveConnection {
@@ -42,6 +44,7 @@ export class LiveConnection {
   private retryTimer?: ReturnType<typeof setTimeout>;
   private stopped = true;
   private currentStatus: LiveStatus = 'disconnected';
+  private currentConnectionId: string | null = null;
   private readonly retryMs: number;
   private readonly logger: Pick<Console, 'warn' | 'error' | 'debug'>;
 
@@ -52,6 +55,11 @@ export class LiveConnection {
 
   get status(): LiveStatus {
     return this.currentStatus;
+  }
+
+  /** This socket's id from the gateway's `welcome` while connected: a stem save names it so the change is not echoed here. */
+  get connectionId(): string | null {
+    return this.currentConnectionId;
   }
 
   start(): void {
@@ -73,7 +81,7 @@ export class LiveConnection {
   }
 
   /** Returns whether the message went out. */
-  send(message: LiveMessage): boolean {
+  send(message: LiveClientMessage): boolean {
     if (!this.socket || this.socket.readyState !== OPEN) {
       this.logger.warn(`live connection not open; dropped "${message.type}" message`);
       return false;
@@ -88,20 +96,19 @@ export class LiveConnection {
     this.socket = socket;
     socket.onopen = () => this.setStatus('connected');
     socket.onmessage = (event) => {
-      let message: unknown;
-      try {
-        message = JSON.parse(String(event.data));
-      } catch (error) {
-        this.logger.error('live connection: unparsable message', error);
+      const parsed = parseServerFrame(String(event.data));
+      if (!parsed.ok) {
+        this.logger.error(`live connection: refused a message (${parsed.error.code}): ${parsed.error.message}`);
+        this.options.onInvalid?.(parsed.error);
         return;
       }
-      if (message && typeof message === 'object' && typeof (message as LiveMessage).type === 'string') {
-        this.options.onMessage?.(message as LiveMessage);
-      } else this.logger.error('live connection: message without a type', message);
+      if (parsed.message.type === 'welcome') this.currentConnectionId = parsed.message.connectionId;
+      this.options.onMessage?.(parsed.message);
     };
     socket.onerror = () => this.logger.debug('live connection error');
     socket.onclose = () => {
       this.socket = undefined;
+      this.currentConnectionId = null;
       this.setStatus('disconnected');
       if (!this.stopped) this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
     };

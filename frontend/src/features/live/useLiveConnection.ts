@@ -1,14 +1,16 @@
 import { createContext, useContext, useEffect, useMemo } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { LiveConnection, liveUrl, type LiveMessage } from './liveConnection';
+import { LiveConnection, liveUrl, type LiveClientMessage, type LiveServerMessage } from './liveConnection';
 import { liveStatusChanged } from './liveSlice';
 
-type Listener = (message: LiveMessage) => void;
+type Listener = (message: LiveServerMessage) => void;
 
-/** What screens use: send a message, listen to incoming ones. */
+/** What screens use: send a message, listen to incoming (validated, typed) ones. */
 export interface LiveChannel {
-  send(message: LiveMessage): boolean;
+  send(message: LiveClientMessage): boolean;
   subscribe(listener: Listener): () => void;
+  /** This tab's socket id while connected (from `welcome`), else null. */
+  connectionId(): string | null;
 }
 
 export const LiveChannelContext = createContext<LiveChannel | null>(null);
@@ -22,9 +24,6 @@ export function useLiveConnection(): LiveChannel {
       url: liveUrl(window.location),
       onStatus: (status) => dispatch(liveStatusChanged(status)),
       onMessage: (message) => {
-        // Seed 000 §3 ignores audio_update and stem_update because its server echoed them to the sender.
-        // Ours relays stem_update to the user's other sockets only, so it is another tab's change: passed on.
-        if (message.type === 'audio_update') return;
         if (listeners.size === 0) console.debug('live message', message);
         for (const listener of listeners) listener(message);
       },
@@ -44,6 +43,7 @@ export function useLiveConnection(): LiveChannel {
         listeners.add(listener);
         return () => listeners.delete(listener);
       },
+      connectionId: () => connection.connectionId,
     }),
     [connection, listeners],
   );

@@ -1,6 +1,7 @@
 import type { Project } from '../../api/mediaTypes';
 
-export const PROJECT_NAME_MAX = 120;
+export { PROJECT_NAME_MAX } from '@stemdeck/proto/vocabulary';
+import { PROJECT_NAME_MAX } from '@stemdeck/proto/vocabulary';
 
 /** What the library says about a project's stems, from its newest jobs. */
 export function stemStatusOf(project: Pick<Project, 'activeEngine' | 'jobs' | 'source'>): { label: string; tone: 'ready' | 'busy' | 'failed' | 'none' } {

@@ -21,8 +21,14 @@ export const projectsApi = api.injectEndpoints({
       query: (projectId) => `projects/${encodeURIComponent(projectId)}/stems`,
       transformResponse: (answer: StemAnswer[]) => normalizeStems(answer),
     }),
-    updateStem: build.mutation<unknown, { id: string; changes: StemChanges }>({
-      query: ({ id, changes }) => ({ url: `stems/${encodeURIComponent(id)}`, method: 'PUT', body: changes }),
+    /** Stores a mixer change; the gateway tells the owner's other tabs (`stem_updated`), not the one named in the header. */
+    updateStem: build.mutation<unknown, { id: string; changes: StemChanges; connectionId?: string | null }>({
+      query: ({ id, changes, connectionId }) => ({
+        url: `stems/${encodeURIComponent(id)}`,
+        method: 'PUT',
+        body: changes,
+        headers: connectionId ? { 'x-stemdeck-live-connection': connectionId } : undefined,
+      }),
     }),
     separate: build.mutation<SeparationJob, { projectId: string; engine: EngineName }>({
       query: ({ projectId, engine }) => ({ url: `projects/${encodeURIComponent(projectId)}/separate`, method: 'POST', body: { engine } }),

@@ -1,4 +1,5 @@
-import type { EngineName, MediaEvent, Project, SeparationJob } from '../../api/mediaTypes';
+import type { LiveServerMessage, StemUpdatedMessage } from '@stemdeck/proto/live';
+import type { EngineName, Project, SeparationJob } from '../../api/mediaTypes';
 import type { AppDispatch, RootState } from '../../app/store';
 import { PlayerError, type StemPlayer } from '../../audio/stemPlayer';
 import { MARKS } from '../../lib/marks';
@@ -23,21 +24,13 @@ import {
 import { projectsApi } from './projectsApi';
 import { normalizeStems, type MixerStem } from './stems';
 
-/** Mixer saves wait this long after the last change to a stem (last write wins). */
-export const SAVE_DEBOUNCE_MS = 300;
 const POSITION_REPORT_MS = 50;
 /** While a separation runs and no live event has come for this long, the server's state is fetched instead. */
 export const QUIET_POLL_MS = 3000;
 const POLL_TICK_MS = 1000;
 
-/** `stem_update` from another socket of this user, unchecked: fields of the wrong type are ignored. */
-type RemoteStemChange = { stemId?: unknown; volume?: unknown; muted?: unknown; soloed?: unknown };
-
-const MEDIA_EVENT_TYPES = new Set(['stems_progress', 'stems_partial', 'stems_ready', 'stems_failed', 'project_deleted']);
-
-/** Media events as the gateway relays them (without the owner id). */
-type WithoutOwner<E> = E extends unknown ? Omit<E, 'ownerId'> : never;
-type LiveEvent = WithoutOwner<MediaEvent>;
+/** The separation and project events the studio follows (validated by the live connection). */
+type LiveEvent = Extract<LiveServerMessage, { type: 'stems_progress' | 'stems_partial' | 'stems_ready' | 'stems_failed' | 'project_deleted' }>;
 
 const OPEN_PROJECT_KEY = 'stemdeck.openProject';
 
@@ -61,11 +54,14 @@ function rememberOpenProject(id: string | null): void {
 
 /**
  * The loaded project, glued together: REST for the project and its stems, the live connection for
- * separation progress and progressive/whole stems, the stem player for sound, Redux for what screens
- * show. Mixer changes apply to the audio at once, go out as `stem_update`, and are saved (debounced).
+ * separation progress, progressive/whole stems and other tabs' mixer changes, the stem player for sound,
+ * Redux for what screens show. A mixer change applies to the audio at once and is saved at once; the
+ * server then tells this user's other tabs (`stem_updated`). One save per stem is on its way at a time;
+ * changes made meanwhile are merged and sent when it is answered, so the last change wins.
  */
 export class StudioProjectController {
-  private readonly pendingSaves = new Map<string, { timer: ReturnType<typeof setTimeout>; changes: StemChanges }>();
+  /** Per stem with a save on its way: the changes made since it left, sent when it is answered. */
+  private readonly saves = new Map<string, { next: StemChanges | null }>();
   private lastReport = 0;
   private readonly unsubscribe: Array<() => void> = [];
   /** Events for projects not open (yet): an upload's first stems can beat its HTTP answer to the browser. */
@@ -99,21 +95,26 @@ export class StudioProjectController {
     if (this.live) {
       this.unsubscribe.push(
         this.live.subscribe((message) => {
-          if (message.type === 'welcome') void this.converge();
-          else if (message.type === 'stem_update') this.applyRemoteChange(message as RemoteStemChange);
-          else if (MEDIA_EVENT_TYPES.has(message.type)) this.onLive(message as unknown as LiveEvent);
+          switch (message.type) {
+            case 'welcome':
+              return void this.converge();
+            case 'stem_updated':
+              return this.applyRemoteChange(message);
+            case 'stems_progress':
+            case 'stems_partial':
+            case 'stems_ready':
+            case 'stems_failed':
+            case 'project_deleted':
+              return this.onLive(message);
+          }
         }),
       );
     }
   }
 
+  /** Saves on their way finish (and send what was merged behind them) after this. */
   dispose(): void {
     for (const off of this.unsubscribe.splice(0)) off();
-    for (const [id, pending] of this.pendingSaves) {
-      clearTimeout(pending.timer);
-      this.save(id, pending.changes);
-    }
-    this.pendingSaves.clear();
   }
 
   /** On entering the studio: the project this browser had open (a reload restores it, mix included). */
@@ -211,14 +212,12 @@ export class StudioProjectController {
     await this.loadStems(projectId, stems, null);
   }
 
-  /** A mixer change made in another tab of this user: applied here too (not saved or sent again). */
-  private applyRemoteChange(message: RemoteStemChange): void {
-    const stem = this.getState().project.stems.find((s) => s.id === message.stemId);
-    if (!stem) return;
-    const changes: StemChanges = {};
-    if (typeof message.volume === 'number') changes.volume = message.volume;
-    if (typeof message.muted === 'boolean') changes.muted = message.muted;
-    if (typeof message.soloed === 'boolean') changes.soloed = message.soloed;
+  /**
+   * A stored mixer change made elsewhere (another tab of this user): only the fields it changed are
+   * applied, to the audio and the mixer, so a change of this tab's own still on its way is not undone.
+   */
+  private applyRemoteChange({ stem, changes }: StemUpdatedMessage): void {
+    if (!this.getState().project.stems.some((s) => s.id === stem.id)) return;
     this.dispatch(stemChanged({ id: stem.id, changes }));
     this.player.setMix(this.getState().project.stems);
   }
@@ -226,17 +225,18 @@ export class StudioProjectController {
   changeStem(id: string, changes: StemChanges): void {
     this.dispatch(stemChanged({ id, changes }));
     this.player.setMix(this.getState().project.stems);
-    this.live?.send({ type: 'stem_update', stemId: id, ...changes });
     if (/^stem-\d+$/.test(id)) return; // client-side stems from a map answer have nothing to save to
-    const pending = this.pendingSaves.get(id);
-    if (pending) clearTimeout(pending.timer);
-    const merged = { ...pending?.changes, ...changes };
-    this.pendingSaves.set(id, {
-      changes: merged,
-      timer: setTimeout(() => {
-        this.pendingSaves.delete(id);
-        this.save(id, merged);
-      }, SAVE_DEBOUNCE_MS),
+    const onItsWay = this.saves.get(id);
+    if (onItsWay) onItsWay.next = { ...onItsWay.next, ...changes };
+    else this.startSave(id, changes);
+  }
+
+  private startSave(id: string, changes: StemChanges): void {
+    const entry: { next: StemChanges | null } = { next: null };
+    this.saves.set(id, entry);
+    void this.save(id, changes).finally(() => {
+      this.saves.delete(id);
+      if (entry.next) this.startSave(id, entry.next);
     });
   }
 
@@ -263,8 +263,9 @@ export class StudioProjectController {
     }
   }
 
-  private save(id: string, changes: StemChanges): void {
-    void this.dispatch(projectsApi.endpoints.updateStem.initiate({ id, changes }));
+  /** Settles when the server has answered; a failed save is not retried (the mix here stays as the user set it). */
+  private async save(id: string, changes: StemChanges): Promise<void> {
+    await this.dispatch(projectsApi.endpoints.updateStem.initiate({ id, changes, connectionId: this.live?.connectionId() ?? null }));
   }
 
   private onLive(event: LiveEvent): void {

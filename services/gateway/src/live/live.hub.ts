@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, RequestHandler, Response } from 'express';
+import { LIVE_PROTOCOL_VERSION, MAX_LIVE_MESSAGE_BYTES, parseClientFrame, type LiveClientMessage, type LiveMessageOf, type LiveServerMessage } from '@stemdeck/proto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -8,14 +10,15 @@ import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { requestOrigin } from '../security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from '../session/session.middleware';
 import type { SessionUser } from '../session/session-user';
-import { LiveMessage, MAX_LIVE_MESSAGE_BYTES, parseLiveMessage } from './live-message';
 
 export interface LiveClient {
   user: SessionUser;
-  send(message: LiveMessage): void;
+  /** This socket's id, told to the browser in `welcome`; events caused by this socket skip it. */
+  connectionId: string;
+  send(message: LiveServerMessage): void;
 }
 
-export type LiveHandler = (client: LiveClient, message: LiveMessage) => void | Promise<void>;
+export type LiveHandler<T extends LiveClientMessage['type'] = LiveClientMessage['type']> = (client: LiveClient, message: LiveMessageOf<T>) => void | Promise<void>;
 
 function refuse(socket: Duplex, status: number, reason: string): void {
   socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -24,16 +27,16 @@ function refuse(socket: Duplex, status: number, reason: string): void {
 
 /**
  * The live connection at /ws (plain WebSocket). Only a signed-in session cookie from one of our origins
- * may connect. Frames are JSON `{type, ...}`; handlers register by type; unknown or malformed frames get
- * `{type: "error"}` back and the socket stays open.
+ * may connect. Frames are the live protocol's JSON messages (proto/src/live.ts), checked by its one
+ * validator here at the edge; handlers register by type and get typed messages; a malformed, unknown or
+ * invalid frame gets a typed `{type: "error"}` back and the socket stays open.
  */
 @Injectable()
 export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(LiveHub.name);
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_LIVE_MESSAGE_BYTES });
   private readonly handlers = new Map<string, LiveHandler>();
-  private readonly socketsByUser = new Map<string, Set<WebSocket>>();
-  private readonly socketOf = new WeakMap<LiveClient, WebSocket>();
+  private readonly socketsByUser = new Map<string, Map<string, WebSocket>>();
   private heartbeat?: NodeJS.Timeout;
 
   constructor(
@@ -44,18 +47,18 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     this.on('ping', (client, message) => client.send({ type: 'pong', id: message.id ?? null, serverTime: Date.now() }));
   }
 
-  on(type: string, handler: LiveHandler): void {
-    this.handlers.set(type, handler);
+  on<T extends LiveClientMessage['type']>(type: T, handler: LiveHandler<T>): void {
+    // Dispatch looks a handler up by the parsed message's own type, so it always gets that type.
+    this.handlers.set(type, handler as unknown as LiveHandler);
   }
 
-  /** Pushes a message to every open socket of one user (e.g. stem progress for their project), but `except`'s. */
-  sendToUser(userId: string, message: LiveMessage, except?: LiveClient): number {
-    const sockets = this.socketsByUser.get(userId) ?? new Set();
-    const skip = except && this.socketOf.get(except);
+  /** Pushes a message to every open socket of one user (e.g. stem progress for their project), but the connection `exceptConnectionId`. */
+  sendToUser(userId: string, message: LiveServerMessage, exceptConnectionId?: string | null): number {
+    const sockets = this.socketsByUser.get(userId) ?? new Map<string, WebSocket>();
     const frame = JSON.stringify(message);
     let sent = 0;
-    for (const socket of sockets) {
-      if (socket === skip || socket.readyState !== WebSocket.OPEN) continue;
+    for (const [connectionId, socket] of sockets) {
+      if (connectionId === exceptConnectionId || socket.readyState !== WebSocket.OPEN) continue;
       socket.send(frame);
       sent++;
     }
@@ -97,23 +100,30 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     const alive = ws as WebSocket & { isAlive?: boolean };
     alive.isAlive = true;
     ws.on('pong', () => (alive.isAlive = true));
-    const sockets = this.socketsByUser.get(user.id) ?? new Set<WebSocket>();
-    sockets.add(ws);
+    const connectionId = randomUUID();
+    const sockets = this.socketsByUser.get(user.id) ?? new Map<string, WebSocket>();
+    sockets.set(connectionId, ws);
     this.socketsByUser.set(user.id, sockets);
     ws.on('close', () => {
-      sockets.delete(ws);
+      sockets.delete(connectionId);
       if (sockets.size === 0) this.socketsByUser.delete(user.id);
     });
     ws.on('error', (error) => this.logger.warn(`socket error for ${user.id}: ${error.message}`));
-    const client: LiveClient = { user, send: (message) => ws.readyState === WebSocket.OPEN && ws.send(JSON.stringify(message)) };
-    this.socketOf.set(client, ws);
+    const client: LiveClient = {
+      user,
+      connectionId,
+      send: (message) => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+      },
+    };
     ws.on('message', (data, isBinary) => void this.dispatch(client, data as Buffer, isBinary));
-    client.send({ type: 'welcome', userId: user.id });
+    client.send({ type: 'welcome', userId: user.id, connectionId, protocol: LIVE_PROTOCOL_VERSION });
   }
 
   private async dispatch(client: LiveClient, data: Buffer, isBinary: boolean): Promise<void> {
-    const parsed = parseLiveMessage(data, isBinary);
-    if (!parsed.ok) return client.send({ type: 'error', code: 'malformed', message: parsed.error });
+    if (isBinary) return client.send({ type: 'error', code: 'malformed', message: 'Binary frames are not accepted; send JSON text' });
+    const parsed = parseClientFrame(data.toString());
+    if (!parsed.ok) return client.send(parsed.error);
     const handler = this.handlers.get(parsed.message.type);
     if (!handler) {
       return client.send({ type: 'error', code: 'unknown_type', message: `Unknown message type "${parsed.message.type}"` });

@@ -1,10 +1,32 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { NatsEventBus } from '@stemdeck/platform';
-import { MEDIA_EVENTS_WILDCARD, MediaEvent } from '@stemdeck/proto';
+import { LiveServerMessage, MEDIA_EVENTS_WILDCARD, MediaEvent } from '@stemdeck/proto';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { withStemUrl } from '../stems/stem-url';
 import { LiveHub } from './live.hub';
 
-/** Relays the media service's stem events to the owner's open sockets (`stems_progress`, `stems_partial`, `stems_ready`, `stems_failed`). */
+/** A media event as the owner's sockets get it: without the owner, stems with the gateway's urls. */
+export function toLiveMessage(event: MediaEvent): LiveServerMessage {
+  switch (event.type) {
+    case 'stems_partial':
+    case 'stems_ready': {
+      const { ownerId: _ownerId, stems, ...rest } = event;
+      return { ...rest, stems: stems.map(withStemUrl) };
+    }
+    case 'stem_updated':
+      return { type: 'stem_updated', stem: withStemUrl(event.stem), changes: event.changes };
+    default: {
+      const { ownerId: _ownerId, ...rest } = event;
+      return rest;
+    }
+  }
+}
+
+/**
+ * Fans the media service's events out to the owner's open sockets: separation (`stems_progress`,
+ * `stems_partial`, `stems_ready`, `stems_failed`), `project_deleted`, and `stem_updated` (to every socket
+ * but the one whose change it was).
+ */
 @Injectable()
 export class MediaEventsRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly bus: NatsEventBus;
@@ -18,7 +40,9 @@ export class MediaEventsRelay implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     await this.bus.connect();
-    this.bus.subscribe(MEDIA_EVENTS_WILDCARD, MediaEvent, ({ ownerId, ...event }) => this.hub.sendToUser(ownerId, event));
+    this.bus.subscribe(MEDIA_EVENTS_WILDCARD, MediaEvent, (event) =>
+      this.hub.sendToUser(event.ownerId, toLiveMessage(event), event.type === 'stem_updated' ? event.origin : null),
+    );
   }
 
   onApplicationShutdown(): Promise<void> {

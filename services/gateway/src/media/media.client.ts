@@ -17,9 +17,11 @@ import {
   SeparationJobReply,
   StemReply,
   UpdateStemBody,
+  UpdateStemRequest,
 } from '@stemdeck/proto';
 import type { ZodType } from 'zod';
 import { DomainError } from '../errors/domain-error';
+import { withStemUrl } from '../stems/stem-url';
 
 /** Ingest decodes and analyses the whole file; give long recordings time. */
 const INGEST_TIMEOUT_MS = 5 * 60_000;
@@ -67,12 +69,14 @@ export class MediaClient {
     return this.call(MEDIA_SUBJECTS.projectAnalysis, { ownerId, projectId }, AnalysisReply);
   }
 
-  listStems(ownerId: string, projectId: string) {
-    return this.call(MEDIA_SUBJECTS.listStems, { ownerId, projectId }, ListStemsReply);
+  async listStems(ownerId: string, projectId: string) {
+    return (await this.call(MEDIA_SUBJECTS.listStems, { ownerId, projectId }, ListStemsReply)).map(withStemUrl);
   }
 
-  updateStem(ownerId: string, stemId: string, changes: UpdateStemBody) {
-    return this.call(MEDIA_SUBJECTS.updateStem, { ownerId, stemId, changes }, StemReply);
+  /** Stores a mixer change; media publishes `stem_updated`, which skips the live connection `origin` (the one that made it). */
+  async updateStem(ownerId: string, stemId: string, changes: UpdateStemBody, origin: string | null = null) {
+    const request: UpdateStemRequest = { ownerId, stemId, changes, origin };
+    return withStemUrl(await this.call(MEDIA_SUBJECTS.updateStem, request, StemReply));
   }
 
   stemAudio(ownerId: string, stemId: string) {

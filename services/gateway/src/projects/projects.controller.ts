@@ -7,6 +7,9 @@ import { parseInput } from '../http-input';
 import { MediaClient } from '../media/media.client';
 import { serveObject } from '../storage/serve-object';
 
+/** Header naming the browser tab's /ws connection (its id from `welcome`). */
+export const LIVE_CONNECTION_HEADER = 'x-stemdeck-live-connection';
+
 /** Projects, stems, analysis and audio — owner-scoped in the media service (someone else's is 404). */
 @Controller('api')
 @UseGuards(SignedInGuard)
@@ -67,9 +70,14 @@ export class ProjectsController {
     await serveObject(req, res, this.storage, await this.media.projectAudio(currentUser(req).id, id));
   }
 
+  /**
+   * A mixer change: stored, then `stem_updated` goes to the owner's sockets. A browser names its own live
+   * connection in `x-stemdeck-live-connection` so the change is not echoed back to the tab that made it.
+   */
   @Put('stems/:id')
   updateStem(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
-    return this.media.updateStem(currentUser(req).id, id, parseInput(UpdateStemBody, body));
+    const origin = req.header(LIVE_CONNECTION_HEADER);
+    return this.media.updateStem(currentUser(req).id, id, parseInput(UpdateStemBody, body), origin && origin.length <= 100 ? origin : null);
   }
 
   @Get('stems/:id/audio')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
-import type { ObjectLocation, Project, SpotifyFeatures, Stem, UpdateStemBody } from '@stemdeck/proto';
+import type { ObjectLocation, Project, SpotifyFeatures, StemRecord } from '@stemdeck/proto';
 import { stemContentType } from '@stemdeck/proto';
 import { SeparationJobRepository, toSeparationJob } from '../separation/separation-job.repository';
 import { StemRepository, toStem } from '../stems/stem.repository';
@@ -11,8 +11,8 @@ const NOT_FOUND = 'Project not found';
 const STEM_NOT_FOUND = 'Stem not found';
 
 /**
- * Owner-scoped reads and the one stem mutation. Another user's project or stem is indistinguishable
- * from a missing one: both are 404.
+ * Owner-scoped reads (and a project's rename). Another user's project or stem is indistinguishable from a
+ * missing one: both are 404. Mixer changes to a stem are UpdateStemUseCase's.
  */
 @Injectable()
 export class ProjectQueries {
@@ -42,7 +42,7 @@ export class ProjectQueries {
   }
 
   /** The active engine's stems; empty until the first separation has finished. */
-  async stemsOf(ownerId: string, projectId: string): Promise<Stem[]> {
+  async stemsOf(ownerId: string, projectId: string): Promise<StemRecord[]> {
     const project = await this.owned(ownerId, projectId);
     if (!project.activeEngine) return [];
     return (await this.stems.listOwned(ownerId, projectId, project.activeEngine)).map(toStem);
@@ -65,12 +65,6 @@ export class ProjectQueries {
     const stem = await this.stems.findOwned(ownerId, stemId);
     if (!stem) throw new RpcFailure(404, STEM_NOT_FOUND);
     return { objectKey: stem.objectKey, contentType: stemContentType(stem.objectKey), fileName: `${stem.type}${stem.objectKey.slice(stem.objectKey.lastIndexOf('.'))}` };
-  }
-
-  async updateStem(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<Stem> {
-    const stem = await this.stems.updateOwned(ownerId, stemId, changes);
-    if (!stem) throw new RpcFailure(404, STEM_NOT_FOUND);
-    return toStem(stem);
   }
 
   private async owned(ownerId: string, projectId: string): Promise<ProjectDocument> {

@@ -1,19 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { EngineName, Stem, StemType, UpdateStemBody } from '@stemdeck/proto';
+import type { EngineName, StemRecord, StemType, UpdateStemBody } from '@stemdeck/proto';
 import { STEM_TYPES } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
 import { STEM_MODEL, StemDocument } from './stem.schema';
 
-/** Stems are served by the gateway at this path, owner-checked, with range support. */
-export const stemAudioPath = (stemId: string): string => `/api/stems/${encodeURIComponent(stemId)}/audio`;
-
-export const toStem = (doc: StemDocument): Stem => ({
+/** A stored stem as media sends it; the gateway adds the url it serves the audio at. */
+export const toStem = (doc: StemDocument): StemRecord => ({
   id: doc._id,
   projectId: doc.projectId,
   type: doc.type,
   engine: doc.engine,
-  url: stemAudioPath(doc._id),
   volume: doc.volume,
   muted: doc.muted,
   soloed: doc.soloed ?? false,

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { EngineName, Stem, UpdateStemBody } from './media';
+import { LIVE_PROTOCOL_VERSION } from './vocabulary';
+
+/**
+ * The live protocol on /ws, both directions, as one discriminated union on `type`. Frames are JSON text.
+ * The gateway parses what clients send with `LiveClientMessage`, the browser what the gateway sends with
+ * `LiveServerMessage`, both through `parseLiveFrame`; whatever fails becomes a typed `error` message.
+ * Collaboration, job and export events join this union.
+ */
+
+/** Client → server: ask for a `pong` (the id comes back). */
+export const PingMessage = z.object({ type: z.literal('ping'), id: z.union([z.string().max(200), z.number()]).nullable().optional() });
+
+/** Client → server: a mixer change to one stem; stored by the media service and announced as `stem_updated`. */
+export const StemUpdateMessage = UpdateStemBody.extend({ type: z.literal('stem_update'), stemId: z.string().min(1).max(200) }).strict();
+export type StemUpdateMessage = z.infer<typeof StemUpdateMessage>;
+
+/** Both ways: a performance pad hit, passed to the sender's other sockets as it is (a trigger, nothing stored). */
+export const PadTriggerMessage = z
+  .object({ type: z.literal('pad_trigger'), pad: z.string().min(1).max(40), velocity: z.number().int().min(0).max(127) })
+  .strict();
+export type PadTriggerMessage = z.infer<typeof PadTriggerMessage>;
+
+/** Server → client, first on every connection: who is signed in, this socket's id, the protocol version. */
+export const WelcomeMessage = z.object({
+  type: z.literal('welcome'),
+  userId: z.string(),
+  /** Names this socket in a `PUT /api/stems/:id` (header x-stemdeck-live-connection): its own change is not echoed to it. */
+  connectionId: z.string(),
+  protocol: z.literal(LIVE_PROTOCOL_VERSION),
+});
+
+export const PongMessage = z.object({ type: z.literal('pong'), id: z.union([z.string(), z.number()]).nullable(), serverTime: z.number() });
+
+export const LIVE_ERROR_CODES = ['malformed', 'unknown_type', 'invalid', 'failed'] as const;
+/** Server → client (and what the browser's validator reports): a frame that could not be taken, and why. */
+export const LiveErrorMessage = z.object({
+  type: z.literal('error'),
+  code: z.enum(LIVE_ERROR_CODES),
+  message: z.string(),
+  /** The type of the message that failed, when it had one. */
+  for: z.string().optional(),
+});
+export type LiveErrorMessage = z.infer<typeof LiveErrorMessage>;
+
+export const StemsProgressMessage = z.object({ type: z.literal('stems_progress'), projectId: z.string(), engine: EngineName, progress: z.number() });
+/** The first `seconds` of every stem are playable at the stems' urls; `stems_ready` follows with the whole stems. */
+export const StemsPartialMessage = z.object({ type: z.literal('stems_partial'), projectId: z.string(), engine: EngineName, seconds: z.number(), stems: z.array(Stem) });
+export const StemsReadyMessage = z.object({ type: z.literal('stems_ready'), projectId: z.string(), engine: EngineName, stems: z.array(Stem) });
+export const StemsFailedMessage = z.object({ type: z.literal('stems_failed'), projectId: z.string(), engine: EngineName, message: z.string() });
+export const ProjectDeletedMessage = z.object({ type: z.literal('project_deleted'), projectId: z.string() });
+/** A stored mixer change, to every socket of the owner but the one that made it: apply `changes` to `stem.id`. */
+export const StemUpdatedMessage = z.object({ type: z.literal('stem_updated'), stem: Stem, changes: UpdateStemBody });
+export type StemUpdatedMessage = z.infer<typeof StemUpdatedMessage>;
+
+const clientMessages = [PingMessage, StemUpdateMessage, PadTriggerMessage] as const;
+const serverMessages = [
+  WelcomeMessage,
+  PongMessage,
+  LiveErrorMessage,
+  StemsProgressMessage,
+  StemsPartialMessage,
+  StemsReadyMessage,
+  StemsFailedMessage,
+  ProjectDeletedMessage,
+  StemUpdatedMessage,
+  PadTriggerMessage,
+] as const;
+
+/** Every message on /ws, either way. */
+export const LiveMessage = z.discriminatedUnion('type', [
+  PingMessage,
+  StemUpdateMessage,
+  PadTriggerMessage,
+  WelcomeMessage,
+  PongMessage,
+  LiveErrorMessage,
+  StemsProgressMessage,
+  StemsPartialMessage,
+  StemsReadyMessage,
+  StemsFailedMessage,
+  ProjectDeletedMessage,
+  StemUpdatedMessage,
+]);
+export type LiveMessage = z.infer<typeof LiveMessage>;
+
+/** What a browser may send. */
+export const LiveClientMessage = z.discriminatedUnion('type', [...clientMessages]);
+export type LiveClientMessage = z.infer<typeof LiveClientMessage>;
+
+/** What the gateway sends. */
+export const LiveServerMessage = z.discriminatedUnion('type', [...serverMessages]);
+export type LiveServerMessage = z.infer<typeof LiveServerMessage>;
+
+export type LiveMessageOf<T extends LiveMessage['type']> = Extract<LiveMessage, { type: T }>;
+
+export type ParsedLiveFrame<T> = { ok: true; message: T } | { ok: false; error: LiveErrorMessage };
+
+/** Frames above this size are refused by the gateway (the socket closes with 1009). */
+export const MAX_LIVE_MESSAGE_BYTES = 64 * 1024;
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+}
+
+const malformed = (message: string): ParsedLiveFrame<never> => ({ ok: false, error: { type: 'error', code: 'malformed', message } });
+
+/**
+ * The one validator at each end of /ws: JSON text in, a typed message or a typed error out; never throws.
+ * `schema` is the union of what that end may receive (`LiveClientMessage` or `LiveServerMessage`).
+ */
+export function parseLiveFrame<T extends { type: string }>(text: string, schema: z.ZodType<T, z.ZodTypeDef, unknown>, known: ReadonlySet<string>): ParsedLiveFrame<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return malformed('Malformed message: not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return malformed('Malformed message: expected a JSON object');
+  const { type } = value as { type?: unknown };
+  if (typeof type !== 'string' || type === '') return malformed('Malformed message: missing string field "type"');
+  if (!known.has(type)) return { ok: false, error: { type: 'error', code: 'unknown_type', message: `Unknown message type "${type}"` } };
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) return { ok: false, error: { type: 'error', code: 'invalid', message: describeIssues(parsed.error), for: type } };
+  return { ok: true, message: parsed.data };
+}
+
+export const LIVE_CLIENT_MESSAGE_TYPES: ReadonlySet<LiveClientMessage['type']> = new Set(clientMessages.map((schema) => schema.shape.type.value));
+export const LIVE_SERVER_MESSAGE_TYPES: ReadonlySet<LiveServerMessage['type']> = new Set(serverMessages.map((schema) => schema.shape.type.value));
+
+/** Parses what a browser sent (the gateway's edge). */
+export const parseClientFrame = (text: string): ParsedLiveFrame<LiveClientMessage> => parseLiveFrame(text, LiveClientMessage, LIVE_CLIENT_MESSAGE_TYPES);
+/** Parses what the gateway sent (the browser's edge). */
+export const parseServerFrame = (text: string): ParsedLiveFrame<LiveServerMessage> => parseLiveFrame(text, LiveServerMessage, LIVE_SERVER_MESSAGE_TYPES);

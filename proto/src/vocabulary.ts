@@ -1,0 +1,33 @@
+/**
+ * The product's vocabulary as plain values and types, without zod: the schemas in this package derive
+ * their enums from these lists, libs/audio and the services import them, and the browser bundle can take
+ * them without pulling in a validation library.
+ */
+
+export const STEM_TYPES = ['vocals', 'drums', 'bass', 'other'] as const;
+export type StemType = (typeof STEM_TYPES)[number];
+
+export const ENGINE_NAMES = ['fast', 'hybrid', 'quality'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+/** Stem gain in dB, as the mixer's slider (−60…+12, step 0.1). */
+export const STEM_VOLUME_MIN_DB = -60;
+export const STEM_VOLUME_MAX_DB = 12;
+export const STEM_VOLUME_STEP_DB = 0.1;
+
+/** A separation job's life: queued, processing, then completed or failed. */
+export const SEPARATION_JOB_STATUSES = ['queued', 'processing', 'completed', 'failed'] as const;
+export type SeparationJobStatus = (typeof SEPARATION_JOB_STATUSES)[number];
+
+/** Where a project's audio came from: an audio or video upload, or none ('manual'). */
+export const PROJECT_SOURCES = ['audio', 'video', 'manual'] as const;
+export type ProjectSource = (typeof PROJECT_SOURCES)[number];
+
+/** Upload limit from the product spec ("Max 500MB"). */
+export const MAX_UPLOAD_BYTES = 524_288_000;
+
+/** A project's name after trimming: 1–120 characters. */
+export const PROJECT_NAME_MAX = 120;
+
+/** Version of the /ws protocol (proto/src/live.ts), sent in `welcome`; a change that old clients cannot read raises it. */
+export const LIVE_PROTOCOL_VERSION = 1;
