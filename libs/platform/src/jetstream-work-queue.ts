@@ -21,7 +21,10 @@ export interface WorkQueueOptions {
   stream: string;
   subject: string;
   durable: string;
-  /** How long a delivered job may go without an ack or a heartbeat before JetStream redelivers it. */
+  /**
+   * How long a delivered job may go without an ack or a heartbeat before JetStream redelivers it; each
+   * later delivery waits twice as long as the one before (the consumer's backoff).
+   */
   ackWaitMs: number;
   /** Deliveries before a job is given up (a poison message must not loop forever). */
   maxDeliver: number;
@@ -80,6 +83,7 @@ export class JetStreamWorkQueue<T> {
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(this.options.ackWaitMs),
       max_deliver: this.options.maxDeliver,
+      backoff: redeliveryBackoff(this.options),
       filter_subject: this.options.subject,
     };
     const existing = await jsm.consumers.info(this.options.stream, this.options.durable).catch(() => undefined);
@@ -134,12 +138,12 @@ export class JetStreamWorkQueue<T> {
         () => handle(item),
         extractTraceContext(message.headers),
       );
+      // A job to retry is left unacknowledged: JetStream redelivers it after this delivery's backoff, as it
+      // does for a worker that died (a nak would bring it back at once: the backoff only times ack waits).
       if (outcome === 'done') await message.ackAck();
       else if (outcome === 'give-up') message.term();
-      else message.nak(Math.min(30_000, 1000 * 2 ** deliveryCount));
     } catch (error) {
       this.logger.error(`job ${message.seq} failed: ${(error as Error).message}`);
-      message.nak(Math.min(30_000, 1000 * 2 ** deliveryCount));
     } finally {
       clearInterval(keepAlive);
     }
@@ -156,6 +160,15 @@ export class JetStreamWorkQueue<T> {
     if (!this.connection) throw new Error('work queue is not connected');
     return this.connection;
   }
+}
+
+/**
+ * The consumer's ack wait for each delivery: `ackWaitMs` for the first, doubling after it. JetStream takes
+ * the first entry as the ack wait and repeats the last one; it accepts at most `maxDeliver` entries, and the
+ * last delivery's is never needed to schedule another.
+ */
+export function redeliveryBackoff({ ackWaitMs, maxDeliver }: Pick<WorkQueueOptions, 'ackWaitMs' | 'maxDeliver'>): number[] {
+  return Array.from({ length: Math.max(1, maxDeliver - 1) }, (_, delivery) => nanos(ackWaitMs * 2 ** delivery));
 }
 
 function safeJson(data: Uint8Array): unknown {
