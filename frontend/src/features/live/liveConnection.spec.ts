@@ -1,3 +1,4 @@
+import { parseServerFrame } from '@stemdeck/proto/live';
 import { LiveConnection, liveUrl, type LiveStatus } from './liveConnection';
 
 class FakeSocket {
@@ -39,6 +40,7 @@ describe('LiveConnection', () => {
       createSocket: (url) => new FakeSocket(url),
       onStatus: (s) => statuses.push(s),
       onMessage: (m) => received.push(m),
+      parseFrame: parseServerFrame,
       logger,
     });
 
@@ -104,7 +106,14 @@ describe('LiveConnection', () => {
 
   it('refuses what the protocol does not allow with a typed error: unknown types, bad fields', () => {
     const invalid: unknown[] = [];
-    const live = new LiveConnection({ url: 'ws://x/ws', createSocket: (url) => new FakeSocket(url), onMessage: (m) => received.push(m), onInvalid: (e) => invalid.push(e), logger });
+    const live = new LiveConnection({
+      url: 'ws://x/ws',
+      createSocket: (url) => new FakeSocket(url),
+      onMessage: (m) => received.push(m),
+      onInvalid: (e) => invalid.push(e),
+      parseFrame: parseServerFrame,
+      logger,
+    });
     live.start();
     const socket = FakeSocket.instances[0]!;
     socket.open();
@@ -116,5 +125,22 @@ describe('LiveConnection', () => {
       { type: 'error', code: 'unknown_type', message: 'Unknown message type "audio_update"' },
       { type: 'error', code: 'invalid', for: 'stems_progress', message: expect.stringContaining('engine') },
     ]);
+  });
+
+  it('loads the validator itself when given none; frames that come first wait for it, in order', async () => {
+    const live = new LiveConnection({ url: 'ws://x/ws', createSocket: (url) => new FakeSocket(url), onMessage: (m) => received.push(m), logger });
+    live.start();
+    const socket = FakeSocket.instances[0]!;
+    socket.open();
+    socket.onmessage?.({ data: '{"type":"welcome","userId":"u1","connectionId":"c1","protocol":1}' });
+    socket.onmessage?.({ data: '{"type":"project_deleted","projectId":"p1"}' });
+    socket.onmessage?.({ data: '{"type":"audio_update"}' });
+    jest.useRealTimers();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(received).toEqual([
+      { type: 'welcome', userId: 'u1', connectionId: 'c1', protocol: 1 },
+      { type: 'project_deleted', projectId: 'p1' },
+    ]);
+    expect(logger.error).toHaveBeenCalledWith(expect.stringContaining('audio_update'));
   });
 });

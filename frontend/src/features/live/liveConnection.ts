@@ -1,7 +1,13 @@
-import { parseServerFrame, type LiveClientMessage, type LiveErrorMessage, type LiveServerMessage } from '@stemdeck/proto/live';
+import type { LiveClientMessage, LiveErrorMessage, LiveServerMessage, ParsedLiveFrame } from '@stemdeck/proto/live';
 
 export type LiveStatus = 'disconnected' | 'connecting' | 'connected';
 export type { LiveClientMessage, LiveServerMessage };
+
+/** The live protocol's validator for what the gateway sends (proto's `parseServerFrame`). */
+export type ServerFrameParser = (text: string) => ParsedLiveFrame<LiveServerMessage>;
+
+/** The validator and its schemas (zod) load with the first live connection, outside the main bundle. */
+const loadServerFrameParser = (): Promise<ServerFrameParser> => import('@stemdeck/proto/live').then((protocol) => protocol.parseServerFrame);
 
 interface MinimalSocket {
   readyState: number;
@@ -23,6 +29,8 @@ export interface LiveConnectionOptions {
   /** Delay before reconnecting after a close (3000 ms). */
   retryMs?: number;
   createSocket?: (url: string) => MinimalSocket;
+  /** The validator to use from the start (else loaded on construction; frames that come before it wait). */
+  parseFrame?: ServerFrameParser;
   logger?: Pick<Console, 'warn' | 'error' | 'debug'>;
 }
 
@@ -47,10 +55,18 @@ export class LiveConnection {
   private currentConnectionId: string | null = null;
   private readonly retryMs: number;
   private readonly logger: Pick<Console, 'warn' | 'error' | 'debug'>;
+  private parseFrame?: ServerFrameParser;
+  private readonly parserLoaded: Promise<ServerFrameParser>;
 
   constructor(private readonly options: LiveConnectionOptions) {
     this.retryMs = options.retryMs ?? 3000;
     this.logger = options.logger ?? console;
+    this.parseFrame = options.parseFrame;
+    this.parserLoaded = options.parseFrame ? Promise.resolve(options.parseFrame) : loadServerFrameParser();
+    void this.parserLoaded.then(
+      (parse) => (this.parseFrame = parse),
+      (error: unknown) => this.logger.error('live connection: the protocol validator did not load', error),
+    );
   }
 
   get status(): LiveStatus {
@@ -96,14 +112,10 @@ export class LiveConnection {
     this.socket = socket;
     socket.onopen = () => this.setStatus('connected');
     socket.onmessage = (event) => {
-      const parsed = parseServerFrame(String(event.data));
-      if (!parsed.ok) {
-        this.logger.error(`live connection: refused a message (${parsed.error.code}): ${parsed.error.message}`);
-        this.options.onInvalid?.(parsed.error);
-        return;
-      }
-      if (parsed.message.type === 'welcome') this.currentConnectionId = parsed.message.connectionId;
-      this.options.onMessage?.(parsed.message);
+      const text = String(event.data);
+      // Frames that beat the validator's loading wait for it, in order (its own callback runs first).
+      if (this.parseFrame) this.receive(this.parseFrame, text);
+      else void this.parserLoaded.then((parse) => this.socket === socket && this.receive(parse, text));
     };
     socket.onerror = () => this.logger.debug('live connection error');
     socket.onclose = () => {
@@ -112,6 +124,17 @@ export class LiveConnection {
       this.setStatus('disconnected');
       if (!this.stopped) this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
     };
+  }
+
+  private receive(parse: ServerFrameParser, text: string): void {
+    const parsed = parse(text);
+    if (!parsed.ok) {
+      this.logger.error(`live connection: refused a message (${parsed.error.code}): ${parsed.error.message}`);
+      this.options.onInvalid?.(parsed.error);
+      return;
+    }
+    if (parsed.message.type === 'welcome') this.currentConnectionId = parsed.message.connectionId;
+    this.options.onMessage?.(parsed.message);
   }
 
   private setStatus(status: LiveStatus): void {
