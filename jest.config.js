@@ -20,6 +20,7 @@ const shared = {
     '^@stemdeck/platform$': '<rootDir>/libs/platform/src',
     '^@stemdeck/platform/tracing$': '<rootDir>/libs/platform/src/tracing',
     '^@stemdeck/audio$': '<rootDir>/libs/audio/src',
+    '^@stemdeck/test-client$': '<rootDir>/tools/test-client/src',
   },
   testEnvironment: 'node',
 };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { loadEvalSet } from './eval-set/load';
 import { MIXTURE_FILE } from './eval-set/meta';
-import { signInAt } from './support/sign-in';
+import { signInAt } from '@stemdeck/test-client';
 
 const ROOT = join(__dirname, '..', '..');
 const RUNS = 5;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { loadEvalSet } from './eval-set/load';
 import { MIXTURE_FILE } from './eval-set/meta';
-import { signInAt, type SignedInAgent } from './support/sign-in';
+import { signInAt, type SignedInAgent } from '@stemdeck/test-client';
 
 const ROOT = join(__dirname, '..', '..');
 const CLIP_RUNS = 5;

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { signInAt, type SignedInAgent } from './support/sign-in';
+import { signInAt, type SignedInAgent } from '@stemdeck/test-client';
 
 const ROOT = join(__dirname, '..', '..');
 const STEM_TYPES = ['vocals', 'drums', 'bass', 'other'];

@@ -1,4 +1,4 @@
-import { signInAt, type SignedInAgent } from '../../bench/src/support/sign-in';
+import { signInAt, type SignedInAgent } from '@stemdeck/test-client';
 import { BASE_URL } from './env';
 
 export type { SignedInAgent };

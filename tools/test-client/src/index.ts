@@ -1,0 +1,1 @@
+export { signInAt, type SignedInAgent } from './sign-in';
