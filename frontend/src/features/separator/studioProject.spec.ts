@@ -1,0 +1,73 @@
+/** @jest-environment jsdom */
+import type { LiveServerMessage } from '@stemdeck/proto/live';
+import { createStore } from '../../app/store';
+import type { StemPlayer } from '../../audio/stemPlayer';
+import type { LiveChannel } from '../live/useLiveConnection';
+import { stemsLoaded } from './projectSlice';
+import { projectsApi } from './projectsApi';
+import type { MixerStem } from './stems';
+import { StudioProjectController } from './studioProject';
+
+const VOCALS: MixerStem = { id: 'p1-fast-vocals', projectId: 'p1', type: 'vocals', engine: 'fast', url: '/api/stems/p1-fast-vocals/audio', volume: 0, muted: false, soloed: false, quality: 'fast' };
+
+/** The studio controller on a real store, with the save request, the player and the live channel replaced. */
+function setUp() {
+  const store = createStore();
+  store.dispatch(stemsLoaded({ stems: [VOCALS], partialSeconds: null }));
+  const saves: Array<{ arg: unknown; answer: () => void }> = [];
+  jest.spyOn(projectsApi.endpoints.updateStem, 'initiate').mockImplementation(((arg: unknown) => () =>
+    new Promise<void>((resolve) => saves.push({ arg, answer: resolve }))) as never);
+  const mixes: unknown[] = [];
+  const player = { setMix: (stems: unknown) => void mixes.push(stems), onPosition: () => () => undefined };
+  let listener: ((message: LiveServerMessage) => void) | undefined;
+  const live: LiveChannel = {
+    send: () => true,
+    subscribe: (next) => ((listener = next), () => (listener = undefined)),
+    connectionId: () => 'tab-a',
+  };
+  const controller = new StudioProjectController(store.dispatch, store.getState, player as unknown as StemPlayer, live);
+  controller.start();
+  const vocals = () => store.getState().project.stems[0]!;
+  return { controller, saves, mixes, vocals, receive: (message: LiveServerMessage) => listener!(message) };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('StudioProjectController: mixer changes', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('saves a change at once, naming this tab; changes made while it is on its way go next, merged', async () => {
+    const { controller, saves, mixes, vocals } = setUp();
+    controller.changeStem(VOCALS.id, { volume: -5 });
+    expect(saves.map((s) => s.arg)).toEqual([{ id: VOCALS.id, changes: { volume: -5 }, connectionId: 'tab-a' }]);
+    controller.changeStem(VOCALS.id, { volume: -6 });
+    controller.changeStem(VOCALS.id, { muted: true });
+    expect(saves).toHaveLength(1);
+    expect(vocals()).toMatchObject({ volume: -6, muted: true });
+    expect(mixes).toHaveLength(3);
+    saves[0]!.answer();
+    await settle();
+    expect(saves.map((s) => s.arg)).toEqual([
+      { id: VOCALS.id, changes: { volume: -5 }, connectionId: 'tab-a' },
+      { id: VOCALS.id, changes: { volume: -6, muted: true }, connectionId: 'tab-a' },
+    ]);
+    saves[1]!.answer();
+    await settle();
+    controller.changeStem(VOCALS.id, { soloed: true });
+    expect(saves).toHaveLength(3);
+    controller.dispose();
+  });
+
+  it("applies another tab's stored change to the mix: only the fields it changed, nothing saved again", () => {
+    const { controller, saves, mixes, vocals, receive } = setUp();
+    controller.changeStem(VOCALS.id, { volume: -9 });
+    receive({ type: 'stem_updated', stem: { ...VOCALS, engine: 'fast', volume: -20, muted: true }, changes: { muted: true } });
+    expect(vocals()).toMatchObject({ volume: -9, muted: true });
+    expect(mixes).toHaveLength(2);
+    expect(mixes[1]).toEqual([expect.objectContaining({ id: VOCALS.id, volume: -9, muted: true })]);
+    receive({ type: 'stem_updated', stem: { ...VOCALS, engine: 'fast', id: 'other-project-stem' }, changes: { muted: false } });
+    expect(vocals().muted).toBe(true);
+    expect(saves).toHaveLength(1);
+    controller.dispose();
+  });
+});

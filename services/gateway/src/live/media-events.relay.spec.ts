@@ -1,0 +1,26 @@
+import { LiveServerMessage, type MediaEvent, type StemRecord } from '@stemdeck/proto';
+import { toLiveMessage } from './media-events.relay';
+
+const record: StemRecord = { id: 'p1-fast-vocals', projectId: 'p1', type: 'vocals', engine: 'fast', volume: -2, muted: true, soloed: false, quality: 'fast' };
+const withUrl = { ...record, url: '/api/stems/p1-fast-vocals/audio' };
+
+describe('toLiveMessage', () => {
+  it.each<[string, MediaEvent, unknown]>([
+    ['stems_ready', { type: 'stems_ready', ownerId: 'u1', projectId: 'p1', engine: 'fast', stems: [record] }, { type: 'stems_ready', projectId: 'p1', engine: 'fast', stems: [withUrl] }],
+    [
+      'stems_partial',
+      { type: 'stems_partial', ownerId: 'u1', projectId: 'p1', engine: 'fast', seconds: 5, stems: [record] },
+      { type: 'stems_partial', projectId: 'p1', engine: 'fast', seconds: 5, stems: [withUrl] },
+    ],
+    [
+      'stem_updated',
+      { type: 'stem_updated', ownerId: 'u1', origin: 'c1', stem: record, changes: { muted: true } },
+      { type: 'stem_updated', stem: withUrl, changes: { muted: true } },
+    ],
+    ['project_deleted', { type: 'project_deleted', ownerId: 'u1', projectId: 'p1' }, { type: 'project_deleted', projectId: 'p1' }],
+  ])('turns %s into the live message: no owner or origin, stems with the gateway\'s urls', (_type, event, expected) => {
+    const message = toLiveMessage(event);
+    expect(message).toEqual(expected);
+    expect(LiveServerMessage.safeParse(message).success).toBe(true);
+  });
+});
