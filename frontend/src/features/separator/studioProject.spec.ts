@@ -1,5 +1,6 @@
 /** @jest-environment jsdom */
 import type { LiveServerMessage } from '@stemdeck/proto/live';
+import type { Stem } from '../../api/mediaTypes';
 import { createStore } from '../../app/store';
 import type { StemPlayer } from '../../audio/stemPlayer';
 import type { LiveChannel } from '../live/useLiveConnection';
@@ -8,7 +9,8 @@ import { projectsApi } from './projectsApi';
 import type { MixerStem } from './stems';
 import { StudioProjectController } from './studioProject';
 
-const VOCALS: MixerStem = { id: 'p1-fast-vocals', projectId: 'p1', type: 'vocals', engine: 'fast', url: '/api/stems/p1-fast-vocals/audio', volume: 0, muted: false, soloed: false, quality: 'fast' };
+const STORED: Stem = { id: 'p1-fast-vocals', projectId: 'p1', type: 'vocals', engine: 'fast', url: '/api/stems/p1-fast-vocals/audio', volume: 0, muted: false, soloed: false, quality: 'fast' };
+const VOCALS: MixerStem = STORED;
 
 /** The studio controller on a real store, with the save request, the player and the live channel replaced. */
 function setUp() {
@@ -61,11 +63,11 @@ describe('StudioProjectController: mixer changes', () => {
   it("applies another tab's stored change to the mix: only the fields it changed, nothing saved again", () => {
     const { controller, saves, mixes, vocals, receive } = setUp();
     controller.changeStem(VOCALS.id, { volume: -9 });
-    receive({ type: 'stem_updated', stem: { ...VOCALS, engine: 'fast', volume: -20, muted: true }, changes: { muted: true } });
+    receive({ type: 'stem_updated', stem: { ...STORED, volume: -20, muted: true }, changes: { muted: true } });
     expect(vocals()).toMatchObject({ volume: -9, muted: true });
     expect(mixes).toHaveLength(2);
     expect(mixes[1]).toEqual([expect.objectContaining({ id: VOCALS.id, volume: -9, muted: true })]);
-    receive({ type: 'stem_updated', stem: { ...VOCALS, engine: 'fast', id: 'other-project-stem' }, changes: { muted: false } });
+    receive({ type: 'stem_updated', stem: { ...STORED, id: 'other-project-stem' }, changes: { muted: false } });
     expect(vocals().muted).toBe(true);
     expect(saves).toHaveLength(1);
     controller.dispose();
