@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       }, label);
       const followedAt = await follower.evaluate(() => (window as unknown as { followed: Promise<number> }).followed);
       if (run >= 2) latencies.push(followedAt - changedAt); // the first two warm up both pages
-      await changer.waitForTimeout(400); // lets a debounced save go out before the next change
+      await changer.waitForTimeout(400); // lets the change settle (the old client saved 300 ms after it) before the next
     }
     const sorted = [...latencies].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;

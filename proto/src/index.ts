@@ -1,6 +1,8 @@
 /**
- * Message contracts shared by the gateway and the services: NATS subjects and their payload schemas.
- * Senders build payloads with these types; receivers validate with the schemas at their edge.
+ * Message contracts shared by the gateway, the services and the browser: NATS subjects and their payload
+ * schemas, the /ws live protocol (live.ts) and the product's vocabulary (vocabulary.ts, zod-free; the
+ * browser imports it and live.ts by their own entry points). Senders build messages with these types;
+ * receivers validate with the schemas at their edge.
  */
 export * from './services';
 export * from './health';

@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { EngineName, SpotifyFeatures } from '@stemdeck/proto';
+import type { EngineName, ProjectSource, SpotifyFeatures } from '@stemdeck/proto';
 
 export const PROJECT_MODEL = 'Project';
 
@@ -11,7 +11,7 @@ export interface ProjectDocument {
   duration: number;
   bpm: number | null;
   key: string | null;
-  source: 'audio' | 'video' | 'manual';
+  source: ProjectSource;
   /** The uploaded file as received (kept for later features, e.g. video). */
   originalKey: string | null;
   /** Audio the engines and the player read: the original for audio uploads, the extracted track for video. */

@@ -1,9 +1,9 @@
 import { Schema } from 'mongoose';
-import type { EngineName } from '@stemdeck/proto';
+import type { EngineName, SeparationJobStatus } from '@stemdeck/proto';
 
 export const SEPARATION_JOB_MODEL = 'SeparationJob';
 
-export type SeparationJobStatus = 'queued' | 'processing' | 'completed' | 'failed';
+export type { SeparationJobStatus };
 
 export interface SeparationJobDocument {
   _id: string;
