@@ -100,7 +100,8 @@ export type ParsedLiveFrame<T> = { ok: true; message: T } | { ok: false; error: 
 /** Frames above this size are refused by the gateway (the socket closes with 1009). */
 export const MAX_LIVE_MESSAGE_BYTES = 64 * 1024;
 
-function describeIssues(error: z.ZodError): string {
+/** "name: Required; duration: Expected number, received string" — one line naming each bad field. */
+export function describeZodError(error: z.ZodError): string {
   return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
 }
 
@@ -122,7 +123,7 @@ export function parseLiveFrame<T extends { type: string }>(text: string, schema:
   if (typeof type !== 'string' || type === '') return malformed('Malformed message: missing string field "type"');
   if (!known.has(type)) return { ok: false, error: { type: 'error', code: 'unknown_type', message: `Unknown message type "${type}"` } };
   const parsed = schema.safeParse(value);
-  if (!parsed.success) return { ok: false, error: { type: 'error', code: 'invalid', message: describeIssues(parsed.error), for: type } };
+  if (!parsed.success) return { ok: false, error: { type: 'error', code: 'invalid', message: describeZodError(parsed.error), for: type } };
   return { ok: true, message: parsed.data };
 }
 

@@ -1,4 +1,8 @@
-import { ZodError, ZodType } from 'zod';
+import { describeZodError } from '@stemdeck/proto';
+import { ZodType } from 'zod';
+
+/** Written once in proto (the live protocol's validator uses it too); re-exported for the services. */
+export { describeZodError };
 
 /** An expected failure a service use-case reports; it travels back as `{ok: false, status, message}`. */
 export class RpcFailure extends Error {
@@ -11,10 +15,6 @@ export class RpcFailure extends Error {
   }
 }
 
-/** "name: Required; duration: Expected number, received string" — one line naming each bad field. */
-export function describeZodError(error: ZodError): string {
-  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
-}
 
 /** Parses input at a service edge; bad input is a 400 RpcFailure naming the fields. */
 export function parseOrFail<T>(schema: ZodType<T>, input: unknown): T {
