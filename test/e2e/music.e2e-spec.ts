@@ -88,7 +88,7 @@ describe('music in Chromium', () => {
       return bridge;
     }
 
-    it('without the bridge: say so in plain words, link to help, and look for it quietly and only while shown', async () => {
+    it('OSC output off until turned on: no look at all; then plain words, help, and looks only while shown', async () => {
       const consoleLines: string[] = [];
       page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
       /** The browser reports each refused look for the bridge as a console error; our code logs nothing. */
@@ -101,18 +101,25 @@ describe('music in Chromium', () => {
       await page.goto(`${BASE_URL}/app`);
       const sidebar = page.getByTestId('sidebar');
       await sidebar.getByRole('button', { name: 'Create Music' }).click();
+      // Off by default: someone who never uses VJ software never has the bridge looked for (no console line).
+      await page.locator('[data-testid="osc-status"][data-state="off"]').waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId('osc-status').innerText()).toBe('OSC bridge: off');
+      await page.waitForTimeout(3_000);
+      expect(looks()).toBe(0);
+
+      await page.getByRole('button', { name: 'Turn on OSC output' }).click();
       await page.locator('[data-testid="osc-status"][data-state="not-running"]').waitFor({ timeout: 15_000 });
       expect(await page.getByTestId('osc-status').innerText()).toBe('OSC bridge: not running');
       await page.getByText('Browsers cannot send OSC themselves: run the Stemdeck OSC bridge on this computer to reach VJ software.').waitFor();
       expect(await page.getByTestId('section-pads').innerText()).not.toMatch(/npm|osc-bridge/);
 
-      // Six seconds on the pads, then twenty elsewhere: only the look on arrival (the next is not due for 10 s,
-      // and none while the pads are not shown). Looking every 5 s, 10 s, 20 s regardless made three.
+      // Six seconds on the pads, then twenty elsewhere: only the look on turning it on (the next is not due for
+      // 10 s, and none while the pads are not shown). Looking every 5 s, 10 s, 20 s regardless made three.
       await page.waitForTimeout(6_000);
       await sidebar.getByRole('button', { name: 'AI Mastering' }).click();
       await page.waitForTimeout(20_000);
       expect(looks()).toBe(1);
-      // Back on the pads: one look at once; "Look again" another at once.
+      // Back on the pads (remembered on): one look at once; "Look again" another at once.
       await sidebar.getByRole('button', { name: 'Create Music' }).click();
       await waitForLooks(2);
       await page.locator('[data-testid="osc-status"][data-state="not-running"]').waitFor();
@@ -134,6 +141,15 @@ describe('music in Chromium', () => {
       await page.getByRole('button', { name: 'Look again' }).click();
       await page.locator('[data-testid="osc-status"][data-state="connected"]').waitFor();
       expect(await page.getByTestId('osc-status').innerText()).toBe('OSC bridge: connected → 127.0.0.1:9');
+
+      // Turned off: let go, and no more looks even after a reload.
+      await page.getByRole('button', { name: 'Turn off OSC output' }).click();
+      await page.locator('[data-testid="osc-status"][data-state="off"]').waitFor();
+      await page.reload();
+      await sidebar.getByRole('button', { name: 'Create Music' }).click();
+      await page.locator('[data-testid="osc-status"][data-state="off"]').waitFor();
+      await page.waitForTimeout(2_000);
+      expect(looks()).toBe(3);
     });
 
     it('light up, send pad_trigger over /ws and OSC through the bridge to the target set in the panel', async () => {
@@ -143,6 +159,7 @@ describe('music in Chromium', () => {
       await page.goto(`${BASE_URL}/app`);
       await page.getByRole('button', { name: 'Create Music' }).click();
       await page.getByTestId('performance-pads').waitFor();
+      await page.getByRole('button', { name: 'Turn on OSC output' }).click();
       await page.locator('[data-testid="osc-status"][data-state="connected"]').waitFor({ timeout: 15_000 });
 
       const udpPort = udp.address().port;

@@ -52,21 +52,79 @@ class FakeClock implements BridgeClock {
   }
 }
 
-function setup() {
+/** OSC output as this browser remembers it (on, unless a test says otherwise). */
+function memoryPreference(on: boolean) {
+  const stored = { on };
+  return { stored, read: () => stored.on, write: (value: boolean) => void (stored.on = value) };
+}
+
+function setup(outputOn = true) {
   const sockets: FakeSocket[] = [];
   const clock = new FakeClock();
-  const client = new OscBridgeClient(() => {
-    const socket = new FakeSocket();
-    sockets.push(socket);
-    return socket as unknown as BridgeSocket;
-  }, clock);
+  const preference = memoryPreference(outputOn);
+  const client = new OscBridgeClient(
+    () => {
+      const socket = new FakeSocket();
+      sockets.push(socket);
+      return socket as unknown as BridgeSocket;
+    },
+    clock,
+    preference,
+  );
   /** Lets every look so far find nothing, and returns the wait before the next one. */
   const refuseLatest = () => {
     sockets.at(-1)!.refuse();
     return clock.pending;
   };
-  return { sockets, clock, client, refuseLatest };
+  return { sockets, clock, client, refuseLatest, preference };
 }
+
+describe('OSC output off (until the person turns it on)', () => {
+  it('never looks for the bridge, watched or asked, so the browser reports nothing', () => {
+    const { client, sockets, clock } = setup(false);
+    expect(client.status.state).toBe('off');
+    const stop = client.watch();
+    client.lookAgain();
+    client.setTarget({ host: '127.0.0.1', port: 9000 });
+    clock.advance(10 * 60_000);
+    expect(sockets).toHaveLength(0);
+    expect(client.send('/x', [1])).toBe(false);
+    stop();
+  });
+
+  it('turned on: looks at once while watched, is remembered, and sends the wanted target when found', () => {
+    const { client, sockets, preference } = setup(false);
+    client.setTarget({ host: '127.0.0.1', port: 9000 });
+    const stop = client.watch();
+    client.setEnabled(true);
+    expect(preference.stored.on).toBe(true);
+    expect(sockets).toHaveLength(1);
+    sockets[0]!.answer();
+    expect(sockets[0]!.sent).toEqual([JSON.stringify({ type: 'target', host: '127.0.0.1', port: 9000 })]);
+    expect(client.status.state).toBe('connected');
+    stop();
+  });
+
+  it('turned off: closes the connection, stops the back-off and forgets', () => {
+    const { client, sockets, clock, refuseLatest, preference } = setup(true);
+    const stop = client.watch();
+    expect(refuseLatest()).toEqual([10_000]);
+    client.setEnabled(false);
+    expect(preference.stored.on).toBe(false);
+    expect(client.status.state).toBe('off');
+    expect(clock.pending).toEqual([]);
+    clock.advance(5 * 60_000);
+    expect(sockets).toHaveLength(1);
+    // A connected bridge is let go.
+    client.setEnabled(true);
+    sockets[1]!.answer();
+    const close = jest.spyOn(sockets[1]!, 'close');
+    client.setEnabled(false);
+    expect(close).toHaveBeenCalled();
+    expect(client.send('/x', [1])).toBe(false);
+    stop();
+  });
+});
 
 describe('looking for the OSC bridge', () => {
   it('waits 10 s after the first miss, doubling to at most 2 minutes', () => {

@@ -6,9 +6,10 @@ export const DEFAULT_OSC_TARGET = '127.0.0.1:7000';
 const SOCKET_OPEN = 1; // WebSocket.OPEN
 
 /**
- * Looking for a bridge that is not running: the browser reports every refused connection in the console,
- * so after the first look (at once) the waits double from 10 s up to 2 minutes. A person who has just
- * started the bridge asks to look again rather than waiting.
+ * Looking for a bridge that is not running: the browser reports every refused connection in the console
+ * (no page can stop it), so nobody is looked for unless the person turned OSC output on, and then, after
+ * the first look (at once), the waits double from 10 s up to 2 minutes. A person who has just started the
+ * bridge asks to look again rather than waiting.
  */
 export const PROBE_FIRST_RETRY_MS = 10_000;
 export const PROBE_MAX_RETRY_MS = 120_000;
@@ -18,7 +19,31 @@ export function probeDelayMs(failures: number): number {
   return Math.min(PROBE_MAX_RETRY_MS, PROBE_FIRST_RETRY_MS * 2 ** Math.max(0, failures - 1));
 }
 
-export type OscBridgeState = 'connecting' | 'connected' | 'not-running' | 'error';
+export type OscBridgeState = 'off' | 'connecting' | 'connected' | 'not-running' | 'error';
+
+/** Where this browser remembers that OSC output is on (a fake one in the unit tests). */
+export interface OscPreference {
+  read(): boolean;
+  write(on: boolean): void;
+}
+const OSC_OUTPUT_KEY = 'stemdeck.oscOutput';
+const browserPreference: OscPreference = {
+  read: () => {
+    try {
+      return localStorage.getItem(OSC_OUTPUT_KEY) === 'on';
+    } catch {
+      return false;
+    }
+  },
+  write: (on) => {
+    try {
+      if (on) localStorage.setItem(OSC_OUTPUT_KEY, 'on');
+      else localStorage.removeItem(OSC_OUTPUT_KEY);
+    } catch {
+      // private mode without storage: on for this page only
+    }
+  },
+};
 export interface OscBridgeStatus {
   state: OscBridgeState;
   /** The UDP target the bridge reports, once connected. */
@@ -47,8 +72,9 @@ export interface BridgeClock {
  * bridge sends them as UDP. The state is the bridge's real one: connected (it answered), not running
  * (nothing listens), or error (what the bridge reported).
  *
- * It looks for the bridge only while someone watches (the panel that shows its state is on screen), on
- * the back-off above; an open connection stays open without watchers, so playback keeps sending.
+ * OSC output is off until the person turns it on (remembered by this browser). While on, it looks for the
+ * bridge only while someone watches (the panel that shows its state is on screen), on the back-off above;
+ * an open connection stays open without watchers, so playback keeps sending.
  */
 export class OscBridgeClient {
   private socket: BridgeSocket | null = null;
@@ -56,13 +82,41 @@ export class OscBridgeClient {
   private watchers = 0;
   private failures = 0;
   private wantedTarget: { host: string; port: number } | null = null;
-  private current: OscBridgeStatus = { state: 'not-running', target: null, message: null };
+  private on: boolean;
+  private current: OscBridgeStatus;
   private readonly listeners = new Set<(status: OscBridgeStatus) => void>();
 
   constructor(
     private readonly openSocket: () => BridgeSocket = () => new WebSocket(OSC_BRIDGE_URL),
     private readonly clock: BridgeClock = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) },
-  ) {}
+    private readonly preference: OscPreference = browserPreference,
+  ) {
+    this.on = preference.read();
+    this.current = { state: this.on ? 'not-running' : 'off', target: null, message: null };
+  }
+
+  /** Whether the person turned OSC output on. */
+  get enabled(): boolean {
+    return this.on;
+  }
+
+  /** Turns OSC output on (looks for the bridge at once when watched) or off (closes it, looks no more). */
+  setEnabled(on: boolean): void {
+    if (on === this.on) return;
+    this.on = on;
+    this.preference.write(on);
+    this.cancelRetry();
+    this.failures = 0;
+    if (on) {
+      if (this.watchers > 0) this.connect();
+      else this.update({ state: 'not-running', target: null, message: null });
+      return;
+    }
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
+    this.update({ state: 'off', target: null, message: null });
+  }
 
   get status(): OscBridgeStatus {
     return this.current;
@@ -77,7 +131,7 @@ export class OscBridgeClient {
   /** Looks for the bridge while the returned function has not been called (at once, then backing off). */
   watch(): () => void {
     this.watchers++;
-    if (this.watchers === 1 && !this.socket && this.retry === null) this.connect();
+    if (this.on && this.watchers === 1 && !this.socket && this.retry === null) this.connect();
     let watching = true;
     return () => {
       if (!watching) return;
@@ -89,13 +143,13 @@ export class OscBridgeClient {
 
   /** Looks for the bridge now (the person has just started it), and starts the back-off afresh. */
   lookAgain(): void {
-    if (this.socket) return;
+    if (!this.on || this.socket) return;
     this.cancelRetry();
     this.failures = 0;
     this.connect();
   }
 
-  /** Points the bridge at a UDP target: applied now if connected; otherwise it looks for the bridge again at once. */
+  /** Points the bridge at a UDP target: applied now if connected; otherwise (output on) it looks for the bridge again at once. */
   setTarget(target: { host: string; port: number }): void {
     this.wantedTarget = target;
     if (this.socket?.readyState === SOCKET_OPEN) this.socket.send(JSON.stringify({ type: 'target', ...target }));

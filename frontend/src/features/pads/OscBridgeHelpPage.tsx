@@ -47,9 +47,10 @@ export function OscBridgeHelpPage() {
               Connecting
             </Heading>
             <Text>
-              Open Create Music in the studio. While the performance pads are on screen Stemdeck looks for the bridge, less and less
-              often while it is not there. Once you have started it, choose Look again: the panel then reads “OSC bridge:
-              connected” and shows where the messages go.
+              Open Create Music in the studio and choose Turn on OSC output (this browser remembers it). While the performance
+              pads are on screen Stemdeck then looks for the bridge, less and less often while it is not there. Once you have
+              started it, choose Look again: the panel then reads “OSC bridge: connected” and shows where the messages go.
+              Choose Turn off OSC output and Stemdeck stops looking.
             </Text>
           </Stack>
           <Stack gap="2">

@@ -35,6 +35,7 @@ const MODE_HELP: Record<StemMode, string> = {
 };
 
 const STATUS_TEXT: Record<OscBridgeStatus['state'], string> = {
+  off: 'off',
   connecting: 'looking for it…',
   connected: 'connected',
   'not-running': 'not running',
@@ -43,6 +44,12 @@ const STATUS_TEXT: Record<OscBridgeStatus['state'], string> = {
 
 /** The bridge's state in plain words, with what the person can do about it. */
 function OscBridgeStatusLine({ bridge }: { bridge: OscBridgeStatus }) {
+  const osc = controlOutputs.osc;
+  const help = (
+    <Link href={OSC_BRIDGE_HELP_PATH} target="_blank" rel="noopener" fontSize="xs" color="purple.300" textDecoration="underline">
+      How to set up the OSC bridge
+    </Link>
+  );
   return (
     <Stack gap="1">
       <Text fontSize="xs" data-testid="osc-status" data-state={bridge.state}>
@@ -50,18 +57,35 @@ function OscBridgeStatusLine({ bridge }: { bridge: OscBridgeStatus }) {
         {bridge.target ? ` → ${bridge.target}` : ''}
         {bridge.message ? `: ${bridge.message}` : ''}
       </Text>
-      {bridge.state !== 'connected' && (
+      {bridge.state === 'off' ? (
         <>
           <Text fontSize="xs" color="fg.muted">
-            Browsers cannot send OSC themselves: run the Stemdeck OSC bridge on this computer to reach VJ software.
+            Send pads, beats and transport to VJ software (Resolume, TouchDesigner) through the Stemdeck OSC bridge on this computer.
           </Text>
           <HStack gap="3">
-            <Button size="xs" variant="outline" onClick={() => controlOutputs.osc.lookAgain()} disabled={bridge.state === 'connecting'}>
-              Look again
+            <Button size="xs" variant="outline" onClick={() => osc.setEnabled(true)}>
+              Turn on OSC output
             </Button>
-            <Link href={OSC_BRIDGE_HELP_PATH} target="_blank" rel="noopener" fontSize="xs" color="purple.300" textDecoration="underline">
-              How to set up the OSC bridge
-            </Link>
+            {help}
+          </HStack>
+        </>
+      ) : (
+        <>
+          {bridge.state !== 'connected' && (
+            <Text fontSize="xs" color="fg.muted">
+              Browsers cannot send OSC themselves: run the Stemdeck OSC bridge on this computer to reach VJ software.
+            </Text>
+          )}
+          <HStack gap="3">
+            {bridge.state !== 'connected' && (
+              <Button size="xs" variant="outline" onClick={() => osc.lookAgain()} disabled={bridge.state === 'connecting'}>
+                Look again
+              </Button>
+            )}
+            <Button size="xs" variant="ghost" onClick={() => osc.setEnabled(false)}>
+              Turn off OSC output
+            </Button>
+            {bridge.state !== 'connected' && help}
           </HStack>
         </>
       )}
@@ -101,7 +125,7 @@ export function PerformancePads() {
   const latency = useLatencyMs();
 
   useEffect(() => {
-    // Looks for the bridge only while the pads are on screen.
+    // Looks for the bridge only while the pads are on screen (and only once the person turned OSC output on).
     const offs = [controlOutputs.osc.watch(), controlOutputs.osc.onStatus(setBridge), controlOutputs.onSent(setSent)];
     void controlOutputs.midiOutputs().then((result) => setMidi(result.ok ? { devices: result.devices } : { message: result.message }));
     return () => offs.forEach((off) => off());
