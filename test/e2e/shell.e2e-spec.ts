@@ -9,7 +9,7 @@ describe('studio shell in Chromium', () => {
   let page: Page;
   beforeEach(() => void (page = chromium.page));
 
-  it('landing page shows the seed texts to a signed-out visitor', async () => {
+  it('landing page shows its headline, figures and features to a signed-out visitor', async () => {
     await page.goto(`${BASE_URL}/`);
     await page.getByRole('heading', { name: 'You Split. You Create. You Perform.' }).waitFor();
     await expectVisible(page, ['0.3s', 'Processing Time', 'Stem Outputs', 'Creative Possibilities', '24bit', 'Audio Quality']);

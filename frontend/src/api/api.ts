@@ -3,7 +3,7 @@ import type { User } from './authTypes';
 import { studioBaseQuery } from './baseQuery';
 
 /**
- * The REST API under /api (seed 000 §7, §9): results never go stale on their own, no retries, no
+ * The REST API under /api: results never go stale on their own, no retries, no
  * refetch on focus or reconnect, unused entries dropped after 5 minutes. Feature slices inject endpoints.
  */
 export const api = createApi({

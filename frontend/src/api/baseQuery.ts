@@ -6,7 +6,7 @@ export const CSRF_HEADER = 'x-stemdeck-csrf';
 export interface ApiError {
   status: number | 'FETCH_ERROR' | 'PARSING_ERROR' | 'TIMEOUT_ERROR' | 'CUSTOM_ERROR';
   data?: unknown;
-  /** "status: body" (seed 000 §8), or the status text when the body is empty. */
+  /** "status: body", or the status text when the body is empty. */
   message: string;
 }
 

@@ -12,7 +12,7 @@ import { LoadingScreen } from '../ui/LoadingScreen';
 /** /music brings the instruments (Tone.js): its own chunk, loaded when visited. */
 const MusicPage = lazy(() => import('../features/music/MusicPage').then((m) => ({ default: m.MusicPage })));
 
-/** Auth state (seed 000 §4): loading, then signed in when the current-user call returns a user. */
+/** Auth state: loading, then signed in when the current-user call returns a user. */
 export function useAuth() {
   const { data, isLoading, isError } = useGetCurrentUserQuery();
   return { user: data ?? null, isLoading, isSignedIn: Boolean(data) && !isError };
@@ -45,7 +45,7 @@ function Studio() {
   return isSignedIn ? <StudioScreen /> : <StudioHomePage signedIn={false} />;
 }
 
-/** Route table of seed 000 §2 and seed 001 §2. */
+/** The routes: the landing page, the studio (/app, /create, /studio), /music open to everyone, the OSC bridge help, collaboration, and not found. */
 export function App() {
   return (
     <Routes>

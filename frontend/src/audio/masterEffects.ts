@@ -1,6 +1,6 @@
 /**
- * The studio's master bus with the performance pads' momentary effects (seed 001 §2: Filter, Reverb,
- * Delay, Distort). Everything the studio plays (stems, instruments) goes through it to the speakers.
+ * The studio's master bus with the performance pads' momentary effects (Filter, Reverb, Delay,
+ * Distort). Everything the studio plays (stems, instruments) goes through it to the speakers.
  * Native Web Audio nodes: input → low-pass → distortion (wet/dry) → delay send → reverb send → output.
  */
 export type MasterEffect = 'filter' | 'reverb' | 'delay' | 'distort';

@@ -1,7 +1,7 @@
 import type { StemType } from '../api/mediaTypes';
 
 /**
- * The typed playback event stream (seed 000 §4, §9) that pads, OSC/MIDI bridges and visuals consume:
+ * The typed playback event stream that pads, OSC/MIDI bridges and visuals consume:
  * every event carries its MIDI-style and/or OSC-style record, ready to forward.
  */
 export const OSC_PREFIX = '/stemdeck';
@@ -22,13 +22,13 @@ export interface MidiRecord {
 export const MIDI_NOTE_ON = 0x90;
 export const BEAT_NOTE = 36;
 export const BEAT_VELOCITY = 127;
-/** MIDI real-time transport bytes (seed 000 §9). */
+/** MIDI real-time transport bytes: Start, Continue, Stop. */
 export const MIDI_START = 250;
 export const MIDI_CONTINUE = 251;
 export const MIDI_STOP = 252;
-/** Seed 000 §9: a stem level event when its RMS is above 0.1. */
+/** A stem level event is sent while the stem's RMS is above 0.1. */
 export const LEVEL_EVENT_THRESHOLD = 0.1;
-/** Seed 000 §9: beat events fire within the first 10 % of a beat. */
+/** Beat events fire within the first 10 % of a beat. */
 export const BEAT_WINDOW = 0.1;
 
 export type TransportAction = 'play' | 'pause' | 'stop';

@@ -1,4 +1,4 @@
-/** Seconds as m:ss (seed 000 §9: minutes:seconds, seconds padded to two digits). */
+/** Seconds as m:ss: minutes, then seconds padded to two digits. */
 export function formatTime(totalSeconds: number): string {
   const safe = Number.isFinite(totalSeconds) && totalSeconds > 0 ? Math.floor(totalSeconds) : 0;
   const minutes = Math.floor(safe / 60);

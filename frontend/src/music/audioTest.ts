@@ -1,6 +1,6 @@
 import * as Tone from 'tone';
 
-/** Seed 001 §2/§9: four tones 200 ms apart. */
+/** The audio test plays four tones (A4, C5, E5, G5) 200 ms apart. */
 export const TEST_TONES = [440, 523, 659, 784];
 export const TEST_TONE_SPACING_S = 0.2;
 const TONE_LENGTH_S = 0.18;

@@ -26,7 +26,7 @@ export function clockPulses(start: number, bpm: number, from: number, to: number
 }
 
 /**
- * Everything the studio tells the outside world (seed 000 §1, seed 001 §2): playback and pad events
+ * Everything the studio tells the outside world: playback and pad events
  * as OSC (through the local bridge) and MIDI (to the chosen Web MIDI output), plus MIDI clock at 24 per
  * quarter note while something plays. Counts what it actually sent.
  */

@@ -10,7 +10,7 @@ export interface DemoSong {
   description: string;
 }
 
-/** Seed 001 §2 / §9. */
+/** The three demo songs, with their tempo and what each plays. */
 export const DEMO_SONGS: DemoSong[] = [
   { id: 'basic-beat', name: 'Basic Beat', bpm: 120, description: 'A 16-step drum pattern at 120 BPM' },
   { id: 'melody-chords', name: 'Melody & Chords', bpm: 140, description: 'An arpeggio at 140 BPM over C, G, Am and F, a chord a second' },
@@ -26,9 +26,9 @@ const CHORDS = [
 const ARPEGGIO = ['C5', 'E5', 'G5', 'C6', 'G5', 'E5'];
 const BASS_LINE = ['C2', 'C2', 'C3', 'C2', 'G1', 'G1', 'G2', 'G1', 'A1', 'A1', 'A2', 'A1', 'F1', 'F1', 'F2', 'G1'];
 const LEAD = ['E5', 'G5', 'A5', 'G5', 'E5', 'D5', 'C5', 'D5'];
-/** Seed 001 §9: the lead's notes are 300 ms apart, whatever the tempo. */
+/** The lead's notes are 300 ms apart, whatever the tempo. */
 const LEAD_SPACING_S = 0.3;
-/** Seed 001 §9: chords change every second. */
+/** Chords change every second. */
 const CHORD_INTERVAL_S = 1;
 
 /** Longest a stopped song's notes can still ring: notes scheduled ahead, the chord pad's 0.9 s plus its release, the crash. */
@@ -120,7 +120,7 @@ export class DemoPlayer {
     const bass = this.keep(new Tone.MonoSynth({ oscillator: { type: 'sawtooth' }, filter: { Q: 2, type: 'lowpass' }, envelope: { attack: 0.005, decay: 0.2, sustain: 0.4, release: 0.1 }, filterEnvelope: { attack: 0.005, decay: 0.15, sustain: 0.2, baseFrequency: 120, octaves: 2.5 } }));
     bass.volume.value = -6;
     bass.connect(this.bus);
-    // 8th notes at 128 BPM: 234 ms apart (seed 001 §9).
+    // 8th notes at 128 BPM: 234 ms apart.
     const bassGate = hitGate();
     this.keep(new Tone.Sequence<string>((time, note) => bassGate(time) && bass.triggerAttackRelease(note, '16n', time), BASS_LINE, '8n').start(0));
     const lead = this.keep(new Tone.Synth({ oscillator: { type: 'square' }, envelope: { attack: 0.01, decay: 0.1, sustain: 0.3, release: 0.1 } }));

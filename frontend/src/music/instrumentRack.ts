@@ -9,7 +9,7 @@ import { PolySynthVoice } from './synth';
 import { onInstrumentRack, publishInstrumentRack } from './rackRegistry';
 import { startTone } from './toneContext';
 
-/** Seed 001 §9: compressor threshold −24 dB, master gain 0.8, analyser size 2048. */
+/** The instruments' master chain: compressor threshold −24 dB, master gain 0.8, analyser size 2048. */
 const COMPRESSOR_THRESHOLD_DB = -24;
 const MASTER_GAIN = 0.8;
 const ANALYSER_SIZE = 2048;
@@ -54,7 +54,7 @@ export class InstrumentRack {
     this.sequencer = new StepSequencer(this.kit, (step) => this.stepListeners.forEach((listener) => listener(step)));
   }
 
-  /** Master volume 0–100 (seed 001 §2), applied as volume / 100. */
+  /** Master volume 0–100, applied as volume / 100. */
   setVolume(volume: number): void {
     this.volume.gain.rampTo(Math.min(100, Math.max(0, volume)) / 100, 0.02);
   }

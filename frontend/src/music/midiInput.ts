@@ -1,4 +1,4 @@
-/** Web MIDI input (seed 001 §2 synth): note-on/off from every connected input device. */
+/** Web MIDI input for the synthesizer: note-on/off from every connected input device. */
 export interface MidiInputDevice {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 import type { DrumId } from './drumKit';
 
-/** The step sequencer's pattern and limits (seed 001 §2, §9); no audio here. */
+/** The step sequencer's pattern and limits; no audio here. */
 export const STEPS = 16;
 /** The sequencer's rows: the kit's first four drums. */
 export const SEQUENCER_ROWS: DrumId[] = ['kick', 'snare', 'hihat', 'openhat'];
@@ -10,7 +10,7 @@ export const BPM_DEFAULT = 120;
 
 export type Pattern = Record<DrumId, boolean[]>;
 
-/** Seed 001 §2: kick on the beats, snare on 2 and 4, hi-hat on every step. */
+/** The starting pattern: kick on the beats, snare on 2 and 4, hi-hat on every step. */
 export function defaultPattern(): Pattern {
   const row = (on: (step: number) => boolean) => Array.from({ length: STEPS }, (_, step) => on(step));
   return {

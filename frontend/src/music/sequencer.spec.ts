@@ -3,7 +3,7 @@ import { clampBpm, defaultPattern, emptyPattern, SEQUENCER_ROWS, STEPS } from '.
 const stepsOf = (row: boolean[]) => row.flatMap((on, step) => (on ? [step] : []));
 
 describe('sequencer pattern', () => {
-  it('defaults to kick on the beats, snare on 2 and 4, hi-hat on every step (seed 001 §2)', () => {
+  it('defaults to kick on the beats, snare on 2 and 4, hi-hat on every step', () => {
     const pattern = defaultPattern();
     expect(stepsOf(pattern.kick)).toEqual([0, 4, 8, 12]);
     expect(stepsOf(pattern.snare)).toEqual([4, 12]);

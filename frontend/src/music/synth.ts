@@ -15,7 +15,7 @@ export interface SynthSettings {
   volume: number;
 }
 
-/** Seed 001 §9. */
+/** The synthesizer's starting settings and each control's range and step. */
 export const SYNTH_DEFAULTS: SynthSettings = { waveform: 'sawtooth', cutoff: 2000, attack: 0.1, decay: 0.2, sustain: 0.5, release: 0.3, volume: 0.5 };
 export const SYNTH_LIMITS = {
   cutoff: { min: 100, max: 8000, step: 100 },

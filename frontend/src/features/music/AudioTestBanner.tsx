@@ -5,7 +5,7 @@ import { instrumentRack } from '../../music/instrumentRack';
 
 type Outcome = 'untested' | 'playing' | 'working' | 'failed';
 
-/** Seed 001 §2 audio test: four tones; the outcome is measured at the output, not assumed. */
+/** The audio test: four tones; the outcome is measured at the output, not assumed. */
 export function AudioTestBanner() {
   const [outcome, setOutcome] = useState<Outcome>('untested');
 

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { DEMO_SONGS } from '../../music/demoSongs';
 import { instrumentRack, onInstrumentRack } from '../../music/instrumentRack';
 
-/** Seed 001 §2 demo songs: Basic Beat, Melody & Chords, Full Track. */
+/** The demo songs: Basic Beat, Melody & Chords, Full Track. */
 export function DemoSongsPanel() {
   const [playing, setPlaying] = useState<string | null>(null);
 

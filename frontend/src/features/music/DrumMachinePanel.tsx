@@ -8,7 +8,7 @@ import { useKeys } from './useKeys';
 
 const HIT_MS = 150;
 
-/** Seed 001 §2 drum machine: 12 pads with key hints, a 16-step sequencer for the first four, BPM, Play/Stop, Clear. */
+/** The drum machine: 12 pads with key hints, a 16-step sequencer for the first four, BPM, Play/Stop, Clear. */
 export function DrumMachinePanel() {
   const [pattern, setPattern] = useState<Pattern>(defaultPattern);
   const [bpm, setBpm] = useState(BPM_DEFAULT);

@@ -8,7 +8,7 @@ import { DemoSongsPanel } from './DemoSongsPanel';
 import { DrumMachinePanel } from './DrumMachinePanel';
 import { SynthPanel } from './SynthPanel';
 
-/** /music, open to everyone (seed 001 §2): audio test, master volume, demo songs, drum machine, synthesizer. */
+/** /music, open to everyone: audio test, master volume, demo songs, drum machine, synthesizer. */
 export function MusicPage() {
   const [volume, setVolume] = useState(100);
   useEffect(() => onInstrumentRack((rack) => rack.setVolume(volume)), [volume]);

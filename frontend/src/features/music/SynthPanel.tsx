@@ -49,7 +49,7 @@ function PianoKey({ midi, down, onDown, onUp }: { midi: number; down: boolean; o
   );
 }
 
-/** Seed 001 §2 synthesizer: on-screen and computer keys, Web MIDI input, waveform, filter, ADSR, volume. */
+/** The synthesizer: on-screen and computer keys, Web MIDI input, waveform, filter, ADSR, volume. */
 export function SynthPanel() {
   const [settings, setSettings] = useState<SynthSettings>(SYNTH_DEFAULTS);
   const [held, setHeld] = useState<Set<number>>(new Set());

@@ -3,7 +3,7 @@ import { DrumMachinePanel } from '../music/DrumMachinePanel';
 import { SynthPanel } from '../music/SynthPanel';
 import { PerformancePads } from './PerformancePads';
 
-/** The Create Music section (seed 001 §2): the two instruments of /music, and the performance pads. */
+/** The Create Music section: the two instruments of /music, and the performance pads. */
 export function CreateMusicPanel() {
   return (
     <Stack gap="4">

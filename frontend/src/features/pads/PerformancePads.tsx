@@ -11,7 +11,7 @@ import { useLiveChannel } from '../live/useLiveConnection';
 import { useStudioProject } from '../separator/StudioProjectContext';
 import { OSC_BRIDGE_HELP_PATH } from './OscBridgeHelpPage';
 
-/** Seed 001 §9: pads highlight 150 ms, velocity fixed at 127. */
+/** A hit pad lights for 150 ms; every hit is sent at velocity 127. */
 const HIGHLIGHT_MS = 150;
 const VELOCITY = 127;
 
@@ -110,7 +110,7 @@ function useLatencyMs(): number | null {
   return latency;
 }
 
-/** Seed 001 §2 pad performance view, real: stems and master effects, OSC/MIDI out with their true state, measured metrics. */
+/** The pad performance view: stems and master effects, OSC/MIDI out with their true state, measured metrics. */
 export function PerformancePads() {
   const live = useLiveChannel();
   const project = useStudioProject();

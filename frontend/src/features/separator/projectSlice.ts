@@ -75,5 +75,5 @@ export const projectSlice = createSlice({
 
 export const { projectOpened, projectClosed, projectRenamed, stemsLoaded, stemsDecoded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
 
-/** Reset (seed 000 §2 "Reset", made real): 0 dB, unmuted, unsoloed. */
+/** The mixer's Reset: 0 dB, unmuted, unsoloed. */
 export const RESET_MIX: Required<StemChanges> = { volume: 0, muted: false, soloed: false };

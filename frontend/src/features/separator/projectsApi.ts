@@ -3,7 +3,7 @@ import type { EngineInfo, EngineName, Project, SeparationJob } from '../../api/m
 import { normalizeStems, type MixerStem, type StemAnswer } from './stems';
 import type { StemChanges } from './projectSlice';
 
-/** The projects/stems endpoints (seed 000 §7) on the shared API slice. */
+/** The projects and stems endpoints on the shared API slice. */
 export const projectsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getProject: build.query<Project, string>({ query: (projectId) => `projects/${encodeURIComponent(projectId)}` }),

@@ -13,7 +13,7 @@ import { SectionView } from './SectionView';
 import { Sidebar } from './Sidebar';
 import { TopBar } from './TopBar';
 
-/** The main app screen (seed 000 §2): five sections switched in place, without changing the URL. */
+/** The main app screen: five sections switched in place, without changing the URL. */
 export function StudioScreen() {
   const [activeSection, setActiveSection] = useState(DEFAULT_SECTION);
   const [drawerOpen, setDrawerOpen] = useState(false);

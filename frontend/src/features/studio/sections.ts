@@ -8,7 +8,7 @@ export interface StudioSection {
   icon: LucideIcon;
 }
 
-/** The studio screen's five sections (seed 000 §2), switched in place; separator is the default. */
+/** The studio screen's five sections, switched in place; separator is the default. */
 export const STUDIO_SECTIONS: readonly StudioSection[] = [
   { id: 'separator', label: 'Upload & Split', heading: 'Upload Your Media', subtitle: 'Drop your audio or video file here to begin', icon: Layers },
   { id: 'pads', label: 'Create Music', heading: 'Music Creation Studio', subtitle: 'Create beats, play synths, and perform live', icon: Music },

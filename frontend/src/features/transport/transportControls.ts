@@ -2,7 +2,7 @@ import { PlayerError, type PlayerErrorCode } from '../../audio/stemPlayer';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { toaster } from '../../ui/toaster';
 
-/** Seed 000 §8's playback toasts. */
+/** What a playback failure tells the person, by its code: a toast's title and description. */
 const PLAYBACK_ERRORS: Record<PlayerErrorCode, { title: string; description: string }> = {
   'no-audio': { title: 'No audio loaded', description: 'Please load an audio file first' },
   'context-failed': { title: 'Audio Context Error', description: 'Failed to initialize audio context' },

@@ -19,7 +19,7 @@ export interface TransportState {
 const initialState: TransportState = { file: null, status: 'stopped', position: 0 };
 
 /**
- * What the top bar and timeline show of playback (seed 000 §4). The stem player is the source of truth
+ * What the top bar and timeline show of playback. The stem player is the source of truth
  * (stopped → playing ⇄ paused, stop returns to 0, it stops by itself at the end); it reports here.
  */
 export const transportSlice = createSlice({

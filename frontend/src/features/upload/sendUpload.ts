@@ -12,7 +12,8 @@ export interface UploadCallbacks {
 
 /**
  * POST /api/upload as multipart (field "audio") with real upload progress, which fetch cannot report,
- * hence XMLHttpRequest. Rejects with the server's message, or the seed's fallback text.
+ * hence XMLHttpRequest. Rejects with the server's message, or
+ * UPLOAD_FAILED_FALLBACK when there is none (network error, abort, an answer that is not JSON).
  */
 export function sendUpload(file: File, callbacks: UploadCallbacks): Promise<UploadAnswer> {
   return new Promise((resolve, reject) => {

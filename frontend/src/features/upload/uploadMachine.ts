@@ -1,5 +1,5 @@
 /**
- * The upload panel's state machine (seed 000 §4, made real): no file → selected → uploading (bytes sent)
+ * The upload panel's state machine: no file → selected → uploading (bytes sent)
  * → processing (the server probes, decodes and analyses) → back to idle on success or failure. Pure, so
  * it runs under useReducer and in tests alike.
  */

@@ -11,7 +11,7 @@ import { CompleteLoginUseCase } from './usecases/complete-login.usecase';
 const promisify = (fn: (cb: (err?: unknown) => void) => void) =>
   new Promise<void>((resolve, reject) => fn((err) => (err ? reject(err) : resolve())));
 
-/** Sign-in and sign-out are browser navigations (seed 000 §1): /api/login, /api/callback, /api/logout. */
+/** Sign-in and sign-out are browser navigations: /api/login, /api/callback, /api/logout. */
 @Controller('api')
 export class AuthController {
   constructor(

@@ -3,7 +3,7 @@ import type { CreateProjectBody, Project } from '@stemdeck/proto';
 import { randomUUID } from 'node:crypto';
 import { ProjectRepository, toProject } from './project.repository';
 
-/** A project without an upload (seed §7: POST /api/projects) — a named container for later audio. */
+/** A project without an upload (POST /api/projects) — a named container for later audio. */
 @Injectable()
 export class CreateProjectUseCase {
   constructor(private readonly projects: ProjectRepository) {}

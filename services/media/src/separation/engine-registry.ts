@@ -8,7 +8,7 @@ import { MEDIA_CONFIG } from '../media-config.token';
 import type { MediaConfig } from '../config';
 import { ThreadedOnnxSeparator } from './threaded-separator';
 
-/** What the mixer shows for stems of each engine (seed: excellent, good, anything else shown as poor). */
+/** The quality label the mixer shows for stems of each engine: excellent, good (anything else is shown as poor). */
 export const ENGINE_QUALITY: Record<EngineName, string> = { fast: 'good', hybrid: 'excellent', quality: 'excellent' };
 
 const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 'STEM_MODEL_QUALITY'> = {
