@@ -11,10 +11,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { STEM_TYPES } from '@stemdeck/audio';
 import { signInAt, type SignedInAgent } from '@stemdeck/test-client';
 
 const ROOT = join(__dirname, '..', '..');
-const STEM_TYPES = ['vocals', 'drums', 'bass', 'other'];
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);

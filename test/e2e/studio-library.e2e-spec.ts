@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { makeClip, objectKeys } from '../support/media';
-import { STEM_TYPES, uploadThroughChooser, waitForStems } from '../support/studio';
+import { STEM_TYPES } from '@stemdeck/proto/vocabulary';
+import { uploadThroughChooser, waitForStems } from '../support/studio';
 
 jest.setTimeout(180_000);
 

@@ -4,10 +4,9 @@ import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { fixturePath, makeClip } from '../support/media';
 import { waitForStems, waitForToast } from '../support/studio';
+import { MAX_UPLOAD_BYTES } from '@stemdeck/proto/vocabulary';
 
 jest.setTimeout(120_000);
-
-const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
 
 /** Seconds shown by the timeline (m:ss). */
 async function shownSeconds(page: Page): Promise<number> {

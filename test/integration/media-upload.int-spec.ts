@@ -3,8 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { CSRF, BASE_URL } from '../support/env';
 import { fixturePath, incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, storedAudioFormat, upload } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
-
-const MAX = 524_288_000;
+import { MAX_UPLOAD_BYTES as MAX } from '@stemdeck/proto/vocabulary';
 
 /** Sends a multipart body of `fileBytes` zeros with node:http, so the test can watch the answer arrive mid-body or abort. */
 function rawUpload(agent: SignedInAgent, fileBytes: number, options: { abortAfter?: number; declareLength?: boolean } = {}) {

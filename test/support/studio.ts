@@ -1,6 +1,5 @@
+import { STEM_TYPES } from '@stemdeck/proto/vocabulary';
 import type { Page } from 'playwright-core';
-
-export const STEM_TYPES = ['vocals', 'drums', 'bass', 'other'] as const;
 
 /** Waits until the four stem cards are there and their audio is decoded (Play then moves the clock). */
 export async function waitForStems(page: Page, timeout = 60_000): Promise<void> {

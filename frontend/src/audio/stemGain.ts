@@ -1,3 +1,5 @@
+import { STEM_VOLUME_MAX_DB, STEM_VOLUME_MIN_DB } from '@stemdeck/proto/vocabulary';
+
 /** A stem's place in the mix: volume in dB (−60…+12), mute and solo. */
 export interface StemMix {
   volume: number;
@@ -5,11 +7,8 @@ export interface StemMix {
   soloed: boolean;
 }
 
-export const VOLUME_MIN_DB = -60;
-export const VOLUME_MAX_DB = 12;
-export const VOLUME_STEP_DB = 0.1;
-
-export const clampVolume = (db: number): number => Math.min(VOLUME_MAX_DB, Math.max(VOLUME_MIN_DB, Number.isFinite(db) ? db : 0));
+/** The volume within the slider's range (proto's vocabulary); not a number → 0 dB. */
+export const clampVolume = (db: number): number => Math.min(STEM_VOLUME_MAX_DB, Math.max(STEM_VOLUME_MIN_DB, Number.isFinite(db) ? db : 0));
 
 /** gain = 10^(dB/20), the volume clamped to the slider's range first. */
 export const dbToGain = (db: number): number => 10 ** (clampVolume(db) / 20);

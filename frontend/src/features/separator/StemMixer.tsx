@@ -1,15 +1,15 @@
 import { Badge, Box, Button, Card, HStack, IconButton, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Headphones, RotateCcw, Volume2, VolumeX } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
+import { STEM_VOLUME_MAX_DB, STEM_VOLUME_MIN_DB, STEM_VOLUME_STEP_DB } from '@stemdeck/proto/vocabulary';
 import { ENGINE_NAMES, type EngineName } from '../../api/mediaTypes';
 import { useAppSelector } from '../../app/hooks';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { useListEnginesQuery } from './projectsApi';
 import { useStudioProject } from './StudioProjectContext';
-import { VOLUME_MAX_DB, VOLUME_MIN_DB, VOLUME_STEP_DB } from '../../audio/stemGain';
 import type { MixerStem } from './stems';
 
-/** Seed 000 §9: meters refresh every 100 ms, from each stem's analyser (never random). */
+/** Meters refresh every 100 ms, from each stem's analyser (never random). */
 const METER_MS = 100;
 
 function useStemLevels(): Record<string, number> {
@@ -64,9 +64,9 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
         <input
           type="range"
           aria-label={`${stem.type} volume`}
-          min={VOLUME_MIN_DB}
-          max={VOLUME_MAX_DB}
-          step={VOLUME_STEP_DB}
+          min={STEM_VOLUME_MIN_DB}
+          max={STEM_VOLUME_MAX_DB}
+          step={STEM_VOLUME_STEP_DB}
           value={stem.volume}
           style={{ width: '100%', accentColor: 'var(--chakra-colors-purple-500)' }}
           onChange={(event) => project.changeStem(stem.id, { volume: Number(event.target.value) })}
@@ -79,7 +79,7 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
   );
 }
 
-/** Seed 000 §2 "Stem mixer", real: mute, solo, dB volume, analyser meters, engine choice, Reprocess, Reset. */
+/** The stem mixer: mute, solo, dB volume, analyser meters, engine choice, Reprocess, Reset. */
 export function StemMixer() {
   const { stems, project: current, jobs, decodedVersion } = useAppSelector((s) => s.project);
   const project = useStudioProject();

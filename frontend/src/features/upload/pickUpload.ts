@@ -1,5 +1,4 @@
-/** The upload limit: 500 MB, checked before sending. */
-export const MAX_UPLOAD_BYTES = 500 * 1024 * 1024;
+import { MAX_UPLOAD_BYTES } from '@stemdeck/proto/vocabulary';
 
 export type PickResult<F> = { ok: true; file: F } | { ok: false; title: string; description: string };
 
@@ -32,7 +31,7 @@ export function draggedKind(items: ArrayLike<{ kind: string; type: string }> | n
 
 export type DropZoneState = 'idle' | 'dialog' | 'drag-accept' | 'drag-reject';
 
-/** Drop zone states (seed 000 §4): idle, file dialog open, drag active (accepting or rejecting what is dragged). */
+/** Drop zone states: idle, file dialog open, drag active (accepting or rejecting what is dragged). */
 export function dropZoneState(flags: { isFileDialogActive: boolean; isDragActive: boolean; isDragReject: boolean }): DropZoneState {
   if (flags.isDragActive) return flags.isDragReject ? 'drag-reject' : 'drag-accept';
   return flags.isFileDialogActive ? 'dialog' : 'idle';

@@ -1,4 +1,5 @@
-import { draggedKind, dropZoneState, MAX_UPLOAD_BYTES, pickUpload } from './pickUpload';
+import { MAX_UPLOAD_BYTES } from '@stemdeck/proto/vocabulary';
+import { draggedKind, dropZoneState, pickUpload } from './pickUpload';
 import { initialUploadState, uploadPercent, uploadReducer, type UploadAction, type UploadState } from './uploadMachine';
 
 const song = { name: 'song.mp3', size: 4_000_000, type: 'audio/mpeg' };
