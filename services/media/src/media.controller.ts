@@ -14,9 +14,11 @@ import {
 } from '@stemdeck/proto';
 import { CreateProjectUseCase } from './projects/create-project.usecase';
 import { DeleteProjectUseCase } from './projects/delete-project.usecase';
-import { ProjectQueries } from './projects/project-queries';
+import { ProjectQueries } from './projects/project.queries';
+import { RenameProjectUseCase } from './projects/rename-project.usecase';
 import { EngineRegistry } from './separation/engine-registry';
 import { RequestSeparationUseCase } from './separation/request-separation.usecase';
+import { StemQueries } from './stems/stem.queries';
 import { UpdateStemUseCase } from './stems/update-stem.usecase';
 import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
 
@@ -26,7 +28,9 @@ export class MediaController {
   constructor(
     private readonly ingestUpload: IngestUploadUseCase,
     private readonly createProject: CreateProjectUseCase,
-    private readonly queries: ProjectQueries,
+    private readonly projectQueries: ProjectQueries,
+    private readonly renameProject: RenameProjectUseCase,
+    private readonly stemQueries: StemQueries,
     private readonly requestSeparation: RequestSeparationUseCase,
     private readonly engines: EngineRegistry,
     private readonly deleteProject: DeleteProjectUseCase,
@@ -48,19 +52,18 @@ export class MediaController {
 
   @MessagePattern(MEDIA_SUBJECTS.listProjects)
   list(@Payload() payload: unknown) {
-    return answer(() => this.queries.list(parseOrFail(ListProjectsRequest, payload).ownerId));
+    return answer(() => this.projectQueries.list(parseOrFail(ListProjectsRequest, payload).ownerId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.getProject)
   get(@Payload() payload: unknown) {
-    return this.forProject(payload, (ownerId, projectId) => this.queries.get(ownerId, projectId));
+    return this.forProject(payload, (ownerId, projectId) => this.projectQueries.get(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.renameProject)
   rename(@Payload() payload: unknown) {
     return answer(() => {
-      const { ownerId, projectId, name } = parseOrFail(RenameProjectRequest, payload);
-      return this.queries.rename(ownerId, projectId, name);
+      return this.renameProject.execute(parseOrFail(RenameProjectRequest, payload));
     });
   }
 
@@ -71,17 +74,17 @@ export class MediaController {
 
   @MessagePattern(MEDIA_SUBJECTS.projectAudio)
   audio(@Payload() payload: unknown) {
-    return this.forProject(payload, (ownerId, projectId) => this.queries.audioOf(ownerId, projectId));
+    return this.forProject(payload, (ownerId, projectId) => this.projectQueries.audioOf(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.projectAnalysis)
   analysis(@Payload() payload: unknown) {
-    return this.forProject(payload, (ownerId, projectId) => this.queries.analysisOf(ownerId, projectId));
+    return this.forProject(payload, (ownerId, projectId) => this.projectQueries.analysisOf(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.listStems)
   stems(@Payload() payload: unknown) {
-    return this.forProject(payload, (ownerId, projectId) => this.queries.stemsOf(ownerId, projectId));
+    return this.forProject(payload, (ownerId, projectId) => this.stemQueries.ofProject(ownerId, projectId));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.updateStem)
@@ -96,7 +99,7 @@ export class MediaController {
   stemAudio(@Payload() payload: unknown) {
     return answer(() => {
       const { ownerId, stemId } = parseOrFail(StemRequest, payload);
-      return this.queries.stemAudioOf(ownerId, stemId);
+      return this.stemQueries.audioOf(ownerId, stemId);
     });
   }
 

@@ -8,7 +8,8 @@ import { DecodedAudioCache } from './media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from './media-tools/media-tools.adapter';
 import { CreateProjectUseCase } from './projects/create-project.usecase';
 import { DeleteProjectUseCase } from './projects/delete-project.usecase';
-import { ProjectQueries } from './projects/project-queries';
+import { ProjectQueries } from './projects/project.queries';
+import { RenameProjectUseCase } from './projects/rename-project.usecase';
 import { ProjectRepository } from './projects/project.repository';
 import { PROJECT_MODEL, ProjectSchema } from './projects/project.schema';
 import { EngineRegistry } from './separation/engine-registry';
@@ -21,6 +22,7 @@ import { SeparationQueue } from './separation/separation-queue';
 import { SeparationWorker } from './separation/separation.worker';
 import { StemRepository } from './stems/stem.repository';
 import { STEM_MODEL, StemSchema } from './stems/stem.schema';
+import { StemQueries } from './stems/stem.queries';
 import { UpdateStemUseCase } from './stems/update-stem.usecase';
 import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
 
@@ -69,6 +71,8 @@ export class MediaModule implements OnApplicationShutdown {
         CreateProjectUseCase,
         DeleteProjectUseCase,
         ProjectQueries,
+        RenameProjectUseCase,
+        StemQueries,
         UpdateStemUseCase,
         RequestSeparationUseCase,
         RunSeparationUseCase,

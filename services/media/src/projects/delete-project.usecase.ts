@@ -4,7 +4,7 @@ import { projectPrefix } from '@stemdeck/proto';
 import { MediaEventsPublisher } from '../separation/media-events.publisher';
 import { SeparationJobRepository } from '../separation/separation-job.repository';
 import { StemRepository } from '../stems/stem.repository';
-import { ProjectRepository } from './project.repository';
+import { PROJECT_NOT_FOUND, ProjectRepository } from './project.repository';
 
 type Projects = Pick<ProjectRepository, 'findOwned' | 'deleteOwned'>;
 type Stems = Pick<StemRepository, 'deleteForProject'>;
@@ -33,7 +33,7 @@ export class DeleteProjectUseCase {
 
   async execute(ownerId: string, projectId: string): Promise<{ id: string }> {
     const project = await this.projects.findOwned(ownerId, projectId);
-    if (!project) throw new RpcFailure(404, 'Project not found');
+    if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     await this.projects.deleteOwned(ownerId, projectId);
     await Promise.all([this.stems.deleteForProject(ownerId, projectId), this.jobs.deleteForProject(ownerId, projectId)]);
     const prefix = projectPrefix(ownerId, projectId);

@@ -17,6 +17,9 @@ export const toProject = (doc: ProjectDocument, jobs?: SeparationJob[]): Project
   ...(jobs ? { jobs } : {}),
 });
 
+/** What every project read or change answers (404) for a missing project and for another user's alike. */
+export const PROJECT_NOT_FOUND = 'Project not found';
+
 /** Projects are owner-scoped: every query carries the owner id, so another user's project is simply absent. */
 @Injectable()
 export class ProjectRepository {
@@ -37,6 +40,11 @@ export class ProjectRepository {
 
   async setActiveEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
     await this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec();
+  }
+
+  /** The analysis of the whole recording (and its decoded length), once the ingest has it. */
+  setAnalysis(ownerId: string, projectId: string, fields: Pick<ProjectDocument, 'duration' | 'bpm' | 'key' | 'analysis'>): Promise<ProjectDocument | null> {
+    return this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: fields }, { new: true }).lean<ProjectDocument>().exec();
   }
 
   renameOwned(ownerId: string, projectId: string, name: string): Promise<ProjectDocument | null> {

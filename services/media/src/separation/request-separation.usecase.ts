@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { RequestSeparationRequest, SeparationJob } from '@stemdeck/proto';
 import { randomUUID } from 'node:crypto';
-import { ProjectRepository } from '../projects/project.repository';
+import { PROJECT_NOT_FOUND, ProjectRepository } from '../projects/project.repository';
 import { StemRepository, toStem } from '../stems/stem.repository';
 import { EngineRegistry } from './engine-registry';
 import { MediaEventsPublisher } from './media-events.publisher';
@@ -26,7 +26,7 @@ export class RequestSeparationUseCase {
 
   async execute({ ownerId, projectId, engine }: RequestSeparationRequest): Promise<SeparationJob> {
     const project = await this.projects.findOwned(ownerId, projectId);
-    if (!project) throw new RpcFailure(404, 'Project not found');
+    if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     if (!project.audioKey) throw new RpcFailure(409, 'This project has no audio to separate');
     this.engines.get(engine);
 

@@ -1,25 +1,19 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
-import type { ObjectLocation, Project, SpotifyFeatures, StemRecord } from '@stemdeck/proto';
-import { stemContentType } from '@stemdeck/proto';
+import type { ObjectLocation, Project, SpotifyFeatures } from '@stemdeck/proto';
 import { SeparationJobRepository, toSeparationJob } from '../separation/separation-job.repository';
-import { StemRepository, toStem } from '../stems/stem.repository';
-import { ProjectRepository, toProject } from './project.repository';
+import { PROJECT_NOT_FOUND, ProjectRepository, toProject } from './project.repository';
 import type { ProjectDocument } from './project.schema';
 
-const NOT_FOUND = 'Project not found';
-const STEM_NOT_FOUND = 'Stem not found';
+type Projects = Pick<ProjectRepository, 'findOwned' | 'listOwned'>;
+type Jobs = Pick<SeparationJobRepository, 'latestPerEngine'>;
 
-/**
- * Owner-scoped reads (and a project's rename). Another user's project or stem is indistinguishable from a
- * missing one: both are 404. Mixer changes to a stem are UpdateStemUseCase's.
- */
+/** The owner's project reads (nothing here changes anything); another user's project is 404, as a missing one. */
 @Injectable()
 export class ProjectQueries {
   constructor(
-    private readonly projects: ProjectRepository,
-    private readonly stems: StemRepository,
-    private readonly jobs: SeparationJobRepository,
+    @Inject(ProjectRepository) private readonly projects: Projects,
+    @Inject(SeparationJobRepository) private readonly jobs: Jobs,
   ) {}
 
   /** The owner's projects, newest first, each with its newest job per engine (the library shows their state). */
@@ -35,19 +29,6 @@ export class ProjectQueries {
     return toProject(project, (jobs.get(projectId) ?? []).map(toSeparationJob));
   }
 
-  async rename(ownerId: string, projectId: string, name: string): Promise<Project> {
-    const project = await this.projects.renameOwned(ownerId, projectId, name);
-    if (!project) throw new RpcFailure(404, NOT_FOUND);
-    return toProject(project);
-  }
-
-  /** The active engine's stems; empty until the first separation has finished. */
-  async stemsOf(ownerId: string, projectId: string): Promise<StemRecord[]> {
-    const project = await this.owned(ownerId, projectId);
-    if (!project.activeEngine) return [];
-    return (await this.stems.listOwned(ownerId, projectId, project.activeEngine)).map(toStem);
-  }
-
   async analysisOf(ownerId: string, projectId: string): Promise<{ spotifyFeatures: SpotifyFeatures; loudnessLufs: number }> {
     const project = await this.owned(ownerId, projectId);
     if (!project.analysis) throw new RpcFailure(404, 'This project has no analysis (no audio was uploaded)');
@@ -61,15 +42,9 @@ export class ProjectQueries {
     return { objectKey: project.audioKey, contentType: project.audioContentType ?? 'application/octet-stream', fileName: `${project.name}${extension}` };
   }
 
-  async stemAudioOf(ownerId: string, stemId: string): Promise<ObjectLocation> {
-    const stem = await this.stems.findOwned(ownerId, stemId);
-    if (!stem) throw new RpcFailure(404, STEM_NOT_FOUND);
-    return { objectKey: stem.objectKey, contentType: stemContentType(stem.objectKey), fileName: `${stem.type}${stem.objectKey.slice(stem.objectKey.lastIndexOf('.'))}` };
-  }
-
   private async owned(ownerId: string, projectId: string): Promise<ProjectDocument> {
     const project = await this.projects.findOwned(ownerId, projectId);
-    if (!project) throw new RpcFailure(404, NOT_FOUND);
+    if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     return project;
   }
 }
