@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { MediaProbe, StreamingAnalysis, type StereoAudio } from '@stemdeck/audio';
 import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
 import type { IngestUploadRequest, Project, SeparationJob } from '@stemdeck/proto';
-import { CACHED_AUDIO_MAX_SECONDS, DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { isStillImage, looksLikeMedia, MediaToolsAdapter } from '../media-tools/media-tools.adapter';
+import { DeleteProjectUseCase } from '../projects/delete-project.usecase';
 import { ProjectRepository, toProject } from '../projects/project.repository';
 import { ProjectDocument } from '../projects/project.schema';
 import { releaseMemory } from '../release-memory';
@@ -43,9 +43,11 @@ export const projectNameOf = (fileName: string): string => {
 };
 
 /**
- * Turns an uploaded object into a project: probe by content, decode, analyse (tempo, key, loudness,
- * features), extract a video's audio track, create the project, queue the `fast` separation. Nothing is
- * half-written: on any failure the project's objects are removed and no document remains.
+ * Turns an uploaded object into a project: probe by content, extract a video's audio track, decode until
+ * there is enough sound to be a song, then create the project and queue the `fast` separation at once —
+ * its first seconds are separated while this decode goes on through the analysis (tempo, key, loudness,
+ * features), which the answer carries. Nothing is half-written: a failure before the project exists
+ * removes the uploaded objects; after, the whole project goes (documents, stems the job wrote, objects).
  */
 @Injectable()
 export class IngestUploadUseCase {
@@ -56,19 +58,42 @@ export class IngestUploadUseCase {
     private readonly tools: MediaToolsAdapter,
     private readonly projects: ProjectRepository,
     private readonly separation: RequestSeparationUseCase,
-    private readonly decoded: DecodedAudioCache,
+    private readonly deleteProject: DeleteProjectUseCase,
   ) {}
 
   async execute(request: IngestUploadRequest): Promise<IngestResult> {
-    const { ownerId, projectId } = request;
+    const { ownerId, projectId, objectKey, fileName: sentName } = request;
     let created = false;
     try {
-      const project = await this.createProject(request);
-      created = true;
-      const job = await this.separation.execute({ ownerId, projectId, engine: 'fast' });
-      return { project: toProject(project), analysis: { bpm: project.bpm ?? 120, key: project.key ?? 'C major' }, job };
+      const started = Date.now();
+      const url = await this.storage.presignedReadUrl(objectKey);
+      const probe = await this.probe(objectKey, url);
+      const probedAt = Date.now();
+      let audioKey = objectKey;
+      if (probe.hasVideo) {
+        audioKey = extractedAudioKey(ownerId, projectId);
+        await this.extractAudio(url, audioKey);
+      }
+      let job: SeparationJob | null = null;
+      const analysed = await this.decodeAndAnalyse(url, probe, objectKey, async () => {
+        await this.createProject(request, probe, audioKey);
+        created = true;
+        job = await this.separation.execute({ ownerId, projectId, engine: 'fast' });
+      });
+      const { analysis, frames, sampleRate } = analysed;
+      const seconds = frames / sampleRate;
+      const project = await this.projects.setAnalysis(ownerId, projectId, {
+        duration: Math.round(seconds * 1000) / 1000,
+        bpm: analysis.bpm,
+        key: analysis.key,
+        analysis: { loudnessLufs: analysis.loudnessLufs, spotifyFeatures: analysis.spotifyFeatures },
+      });
+      // Deleted while it was being analysed (the owner changed their mind): nothing to answer with.
+      if (!project) throw new RpcFailure(404, 'Project not found');
+      this.logger.log(`ingest ${projectId}: ${seconds.toFixed(1)} s of audio from ${fileNameOf(sentName)}; probe ${probedAt - started} ms, decode and analysis ${Date.now() - probedAt} ms`);
+      return { project: toProject(project), analysis: { bpm: analysis.bpm, key: analysis.key }, job };
     } catch (error) {
-      if (created) await this.projects.deleteOwned(ownerId, projectId);
+      if (created) await this.deleteProject.execute(ownerId, projectId).catch(() => undefined);
       await this.storage.removePrefix(projectPrefix(ownerId, projectId)).catch(() => undefined);
       throw error;
     } finally {
@@ -76,36 +101,23 @@ export class IngestUploadUseCase {
     }
   }
 
-  private async createProject({ ownerId, projectId, objectKey, fileName: sentName }: IngestUploadRequest): Promise<ProjectDocument> {
+  /** The project as soon as the file is known to be a song: analysis fields follow when the decode ends. */
+  private createProject({ ownerId, projectId, objectKey, fileName: sentName }: IngestUploadRequest, probe: MediaProbe, audioKey: string): Promise<ProjectDocument> {
     const fileName = fileNameOf(sentName);
-    const started = Date.now();
-    const url = await this.storage.presignedReadUrl(objectKey);
-    const probe = await this.probe(objectKey, url);
-    const probedAt = Date.now();
     const isVideo = probe.hasVideo;
-    let audioKey = objectKey;
-    let audioContentType = contentTypeOf(probe);
-    if (isVideo) {
-      audioKey = extractedAudioKey(ownerId, projectId);
-      audioContentType = 'audio/flac';
-      await this.extractAudio(url, audioKey);
-    }
-    const { analysis, frames, sampleRate } = await this.decodeAndAnalyse(url, probe, audioKey, objectKey);
-    const seconds = frames / sampleRate;
-    this.logger.log(`ingest ${projectId}: ${seconds.toFixed(1)} s of audio; probe ${probedAt - started} ms, decode and analysis ${Date.now() - probedAt} ms`);
     return this.projects.create({
       _id: projectId,
       ownerId,
       name: projectNameOf(fileName),
       originalFile: fileName,
-      duration: Math.round(seconds * 1000) / 1000,
-      bpm: analysis.bpm,
-      key: analysis.key,
+      duration: Math.round(probe.durationSeconds * 1000) / 1000,
+      bpm: null,
+      key: null,
       source: isVideo ? 'video' : 'audio',
       originalKey: objectKey,
       audioKey,
-      audioContentType,
-      analysis: { loudnessLufs: analysis.loudnessLufs, spotifyFeatures: analysis.spotifyFeatures },
+      audioContentType: isVideo ? 'audio/flac' : contentTypeOf(probe),
+      analysis: null,
       activeEngine: null,
       createdAt: new Date(),
     });
@@ -128,28 +140,41 @@ export class IngestUploadUseCase {
   }
 
   /**
-   * One streamed decode: every chunk goes to the analysis (memory bounded whatever the length) and, for a
-   * song short enough, into the decoded-audio cache so this replica's separation job starts without
-   * decoding again. A long recording is never held whole.
+   * One streamed decode into the analysis (memory bounded whatever the length). As soon as it has a
+   * quarter of a second of sound (or the file ended with less: refused here, before anything exists),
+   * `enoughSound` runs; the rest of the decode waits for it.
    */
-  private async decodeAndAnalyse(url: string, probe: MediaProbe, audioKey: string, objectKey: string) {
+  private async decodeAndAnalyse(url: string, probe: MediaProbe, objectKey: string, enoughSound: () => Promise<void>) {
     const sampleRate = probe.audio!.sampleRate;
     const expectedFrames = Math.round(probe.durationSeconds * sampleRate);
     const analysis = new StreamingAnalysis(sampleRate, expectedFrames);
-    const keep = probe.durationSeconds > 0 && probe.durationSeconds <= CACHED_AUDIO_MAX_SECONDS ? ([] as StereoAudio[]) : null;
+    const minimum = MIN_AUDIO_SECONDS * sampleRate;
+    let announced = false;
+    const announce = async () => {
+      if (analysis.length === 0) throw new RpcFailure(422, UNREADABLE);
+      if (analysis.length < minimum) throw new RpcFailure(422, TOO_SHORT);
+      announced = true;
+      await enoughSound();
+    };
+    const chunks = this.tools.decodeStream(url, probe)[Symbol.asyncIterator]();
     try {
-      for await (const chunk of this.tools.decodeStream(url, probe)) {
-        analysis.push(chunk);
-        keep?.push(chunk);
-        if (keep && analysis.length > CACHED_AUDIO_MAX_SECONDS * sampleRate * 1.1) keep.length = 0;
+      for (;;) {
+        let next: IteratorResult<StereoAudio>;
+        try {
+          next = await chunks.next();
+        } catch (error) {
+          // Only the decode's own failures mean the file is unreadable (not the project's creation).
+          this.logger.warn(`decode failed for ${objectKey}: ${(error as Error).message}`);
+          throw new RpcFailure(422, UNREADABLE);
+        }
+        if (next.done) break;
+        analysis.push(next.value);
+        if (!announced && analysis.length >= minimum) await announce();
       }
-    } catch (error) {
-      this.logger.warn(`decode failed for ${objectKey}: ${(error as Error).message}`);
-      throw new RpcFailure(422, UNREADABLE);
+    } finally {
+      await chunks.return?.(undefined);
     }
-    if (analysis.length === 0) throw new RpcFailure(422, UNREADABLE);
-    if (analysis.length < MIN_AUDIO_SECONDS * sampleRate) throw new RpcFailure(422, TOO_SHORT);
-    if (keep && keep.length > 0) this.decoded.put(audioKey, concatenate(keep, sampleRate));
+    if (!announced) await announce();
     return { analysis: analysis.finish(), frames: analysis.length, sampleRate };
   }
 
@@ -185,16 +210,4 @@ function contentTypeOf(probe: MediaProbe): string {
     aiff: 'audio/aiff',
   };
   return byFormat[format] ?? 'application/octet-stream';
-}
-
-function concatenate(chunks: StereoAudio[], sampleRate: number): StereoAudio {
-  const frames = chunks.reduce((total, chunk) => total + chunk.left.length, 0);
-  const audio: StereoAudio = { sampleRate, left: new Float32Array(frames), right: new Float32Array(frames) };
-  let at = 0;
-  for (const chunk of chunks) {
-    audio.left.set(chunk.left, at);
-    audio.right.set(chunk.right, at);
-    at += chunk.left.length;
-  }
-  return audio;
 }
