@@ -7,6 +7,10 @@ describe('parseClientFrame (the gateway edge of /ws)', () => {
       message: { type: 'pad_trigger', pad: 'Drums', velocity: 127 },
     });
     expect(parseClientFrame('{"type":"stem_update","stemId":"s1","muted":true}')).toEqual({ ok: true, message: { type: 'stem_update', stemId: 's1', muted: true } });
+    expect(parseClientFrame('{"type":"stem_update","id":"save-1","stemId":"s1","volume":-3}')).toEqual({
+      ok: true,
+      message: { type: 'stem_update', id: 'save-1', stemId: 's1', volume: -3 },
+    });
   });
 
   it.each([
@@ -43,6 +47,9 @@ describe('parseServerFrame (the browser edge of /ws)', () => {
     const updated = { type: 'stem_updated', stem, changes: { volume: -3 } };
     expect(parseServerFrame(JSON.stringify(updated))).toEqual({ ok: true, message: updated });
     expect(parseServerFrame('{"type":"pad_trigger","pad":"Bass","velocity":100}')).toMatchObject({ ok: true });
+    expect(parseServerFrame('{"type":"stem_saved","id":"save-1"}')).toEqual({ ok: true, message: { type: 'stem_saved', id: 'save-1' } });
+    const failed = { type: 'error', code: 'failed', message: 'Stem not found', for: 'stem_update', id: 'save-2' };
+    expect(parseServerFrame(JSON.stringify(failed))).toEqual({ ok: true, message: failed });
   });
 
   it('turns a stem event with a bad field, an unknown type or another protocol version into a typed error', () => {

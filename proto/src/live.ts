@@ -12,8 +12,16 @@ import { LIVE_PROTOCOL_VERSION } from './vocabulary';
 /** Client → server: ask for a `pong` (the id comes back). */
 export const PingMessage = z.object({ type: z.literal('ping'), id: z.union([z.string().max(200), z.number()]).nullable().optional() });
 
-/** Client → server: a mixer change to one stem; stored by the media service and announced as `stem_updated`. */
-export const StemUpdateMessage = UpdateStemBody.extend({ type: z.literal('stem_update'), stemId: z.string().min(1).max(200) }).strict();
+/**
+ * Client → server: a mixer change to one stem; stored by the media service and announced as `stem_updated`
+ * to the owner's other sockets. With an `id`, the sender is answered once it is stored (`stem_saved`) or
+ * not (`error` carrying the same `id`), so it knows when its save has finished.
+ */
+export const StemUpdateMessage = UpdateStemBody.extend({
+  type: z.literal('stem_update'),
+  stemId: z.string().min(1).max(200),
+  id: z.string().min(1).max(100).optional(),
+}).strict();
 export type StemUpdateMessage = z.infer<typeof StemUpdateMessage>;
 
 /** Both ways: a performance pad hit, passed to the sender's other sockets as it is (a trigger, nothing stored). */
@@ -41,6 +49,8 @@ export const LiveErrorMessage = z.object({
   message: z.string(),
   /** The type of the message that failed, when it had one. */
   for: z.string().optional(),
+  /** The `id` of the message that failed, when it carried one (a `stem_update` waiting for its answer). */
+  id: z.string().optional(),
 });
 export type LiveErrorMessage = z.infer<typeof LiveErrorMessage>;
 
@@ -53,6 +63,9 @@ export const ProjectDeletedMessage = z.object({ type: z.literal('project_deleted
 /** A stored mixer change, to every socket of the owner but the one that made it: apply `changes` to `stem.id`. */
 export const StemUpdatedMessage = z.object({ type: z.literal('stem_updated'), stem: Stem, changes: UpdateStemBody });
 export type StemUpdatedMessage = z.infer<typeof StemUpdatedMessage>;
+/** Server → the sender of a `stem_update` that carried an `id`: that change is stored (the other sockets are told). */
+export const StemSavedMessage = z.object({ type: z.literal('stem_saved'), id: z.string() });
+export type StemSavedMessage = z.infer<typeof StemSavedMessage>;
 
 const clientMessages = [PingMessage, StemUpdateMessage, PadTriggerMessage] as const;
 const serverMessages = [
@@ -65,6 +78,7 @@ const serverMessages = [
   StemsFailedMessage,
   ProjectDeletedMessage,
   StemUpdatedMessage,
+  StemSavedMessage,
   PadTriggerMessage,
 ] as const;
 
@@ -82,6 +96,7 @@ export const LiveMessage = z.discriminatedUnion('type', [
   StemsFailedMessage,
   ProjectDeletedMessage,
   StemUpdatedMessage,
+  StemSavedMessage,
 ]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 

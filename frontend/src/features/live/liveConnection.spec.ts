@@ -127,6 +127,43 @@ describe('LiveConnection', () => {
     ]);
   });
 
+  it('saves a stem change over the socket once welcomed, settling on stem_saved, an error with its id, a close or the timeout', async () => {
+    const live = new LiveConnection({ url: 'ws://x/ws', createSocket: (url) => new FakeSocket(url), parseFrame: parseServerFrame, saveTimeoutMs: 5000, logger });
+    expect(live.saveStem('s1', { muted: true })).toBeNull();
+    live.start();
+    const socket = FakeSocket.instances[0]!;
+    socket.open();
+    expect(live.saveStem('s1', { muted: true })).toBeNull(); // no welcome yet: the caller uses PUT
+    socket.onmessage?.({ data: '{"type":"welcome","userId":"u1","connectionId":"c1","protocol":1}' });
+    const settled: string[] = [];
+    const track = (name: string, save: Promise<void> | null) => void save!.then(() => settled.push(name));
+
+    track('saved', live.saveStem('s1', { muted: true, volume: -3 }));
+    track('failed', live.saveStem('s2', { soloed: true }));
+    track('timed out', live.saveStem('s3', { volume: 1 }));
+    const sent = socket.sent.map((frame) => JSON.parse(frame) as { id: string });
+    expect(sent).toEqual([
+      { type: 'stem_update', id: expect.any(String), stemId: 's1', muted: true, volume: -3 },
+      { type: 'stem_update', id: expect.any(String), stemId: 's2', soloed: true },
+      { type: 'stem_update', id: expect.any(String), stemId: 's3', volume: 1 },
+    ]);
+    expect(new Set(sent.map((m) => m.id)).size).toBe(3);
+    socket.onmessage?.({ data: JSON.stringify({ type: 'stem_saved', id: sent[0]!.id }) });
+    socket.onmessage?.({ data: JSON.stringify({ type: 'error', code: 'failed', for: 'stem_update', id: sent[1]!.id, message: 'Stem not found' }) });
+    await Promise.resolve();
+    expect(settled).toEqual(['saved', 'failed']);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining('Stem not found'));
+    jest.advanceTimersByTime(5000);
+    await Promise.resolve();
+    expect(settled).toEqual(['saved', 'failed', 'timed out']);
+
+    track('closed', live.saveStem('s1', { muted: false }));
+    socket.drop();
+    await Promise.resolve();
+    expect(settled).toEqual(['saved', 'failed', 'timed out', 'closed']);
+    expect(live.saveStem('s1', { muted: false })).toBeNull();
+  });
+
   it('loads the validator itself when given none; frames that come first wait for it, in order', async () => {
     const live = new LiveConnection({ url: 'ws://x/ws', createSocket: (url) => new FakeSocket(url), onMessage: (m) => received.push(m), logger });
     live.start();

@@ -1,4 +1,4 @@
-import type { LiveClientMessage, LiveErrorMessage, LiveServerMessage, ParsedLiveFrame } from '@stemdeck/proto/live';
+import type { LiveClientMessage, LiveErrorMessage, LiveServerMessage, ParsedLiveFrame, StemUpdateMessage } from '@stemdeck/proto/live';
 
 export type LiveStatus = 'disconnected' | 'connecting' | 'connected';
 export type { LiveClientMessage, LiveServerMessage };
@@ -28,6 +28,8 @@ export interface LiveConnectionOptions {
   onInvalid?: (error: LiveErrorMessage) => void;
   /** Delay before reconnecting after a close (3000 ms). */
   retryMs?: number;
+  /** How long a stem save waits for the gateway's answer before it counts as finished (10 000 ms). */
+  saveTimeoutMs?: number;
   createSocket?: (url: string) => MinimalSocket;
   /** The validator to use from the start (else loaded on construction; frames that come before it wait). */
   parseFrame?: ServerFrameParser;
@@ -35,6 +37,9 @@ export interface LiveConnectionOptions {
 }
 
 const OPEN = 1;
+
+/** A mixer change as `stem_update` carries it, without the message's own fields. */
+export type StemChange = Omit<StemUpdateMessage, 'type' | 'stemId' | 'id'>;
 
 /** ws: or wss: URL of /ws on the page's own host. */
 export function liveUrl(location: Pick<Location, 'protocol' | 'host'>): string {
@@ -57,9 +62,14 @@ export class LiveConnection {
   private readonly logger: Pick<Console, 'warn' | 'error' | 'debug'>;
   private parseFrame?: ServerFrameParser;
   private readonly parserLoaded: Promise<ServerFrameParser>;
+  /** Stem saves sent on this socket and not answered yet, by the id they carry. */
+  private readonly stemSaves = new Map<string, () => void>();
+  private lastSaveId = 0;
+  private readonly saveTimeoutMs: number;
 
   constructor(private readonly options: LiveConnectionOptions) {
     this.retryMs = options.retryMs ?? 3000;
+    this.saveTimeoutMs = options.saveTimeoutMs ?? 10_000;
     this.logger = options.logger ?? console;
     this.parseFrame = options.parseFrame;
     this.parserLoaded = options.parseFrame ? Promise.resolve(options.parseFrame) : loadServerFrameParser();
@@ -93,6 +103,7 @@ export class LiveConnection {
       socket.onclose = socket.onerror = socket.onmessage = socket.onopen = null;
       socket.close(1000, 'client closed');
     }
+    this.settleAllSaves('connection closed');
     this.setStatus('disconnected');
   }
 
@@ -104,6 +115,38 @@ export class LiveConnection {
     }
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  /**
+   * Sends a mixer change as `stem_update` with an id on the signed-in socket, and settles when the gateway
+   * answers that it is stored (`stem_saved`) or failed (an `error` with the id, logged), when the socket
+   * closes, or after `saveTimeoutMs`: whatever happens, the caller's next save for the stem can go. Null
+   * when not connected (no `welcome` yet): the caller saves another way. A failed save is not retried.
+   */
+  saveStem(stemId: string, changes: StemChange): Promise<void> | null {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== OPEN || !this.currentConnectionId) return null;
+    const id = `save-${++this.lastSaveId}`;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.settleSave(id, 'no answer in time'), this.saveTimeoutMs);
+      this.stemSaves.set(id, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.send(JSON.stringify({ type: 'stem_update', id, stemId, ...changes } satisfies StemUpdateMessage));
+    });
+  }
+
+  private settleSave(id: string, failure?: string): void {
+    const settle = this.stemSaves.get(id);
+    if (!settle) return;
+    this.stemSaves.delete(id);
+    if (failure) this.logger.warn(`live connection: stem save ${id} not confirmed: ${failure}`);
+    settle();
+  }
+
+  private settleAllSaves(failure: string): void {
+    for (const id of [...this.stemSaves.keys()]) this.settleSave(id, failure);
   }
 
   private connect(): void {
@@ -121,6 +164,7 @@ export class LiveConnection {
     socket.onclose = () => {
       this.socket = undefined;
       this.currentConnectionId = null;
+      this.settleAllSaves('connection closed');
       this.setStatus('disconnected');
       if (!this.stopped) this.retryTimer = setTimeout(() => this.connect(), this.retryMs);
     };
@@ -134,6 +178,8 @@ export class LiveConnection {
       return;
     }
     if (parsed.message.type === 'welcome') this.currentConnectionId = parsed.message.connectionId;
+    if (parsed.message.type === 'stem_saved') this.settleSave(parsed.message.id);
+    if (parsed.message.type === 'error' && parsed.message.id) this.settleSave(parsed.message.id, parsed.message.message);
     this.options.onMessage?.(parsed.message);
   }
 

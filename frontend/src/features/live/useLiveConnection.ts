@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useMemo } from 'react';
 import { useAppDispatch } from '../../app/hooks';
-import { LiveConnection, liveUrl, type LiveClientMessage, type LiveServerMessage } from './liveConnection';
+import { LiveConnection, liveUrl, type LiveClientMessage, type LiveServerMessage, type StemChange } from './liveConnection';
 import { liveStatusChanged } from './liveSlice';
 
 type Listener = (message: LiveServerMessage) => void;
@@ -11,6 +11,8 @@ export interface LiveChannel {
   subscribe(listener: Listener): () => void;
   /** This tab's socket id while connected (from `welcome`), else null. */
   connectionId(): string | null;
+  /** Saves a mixer change over the socket, settling when it is answered (see LiveConnection.saveStem); null when not connected. */
+  saveStem(stemId: string, changes: StemChange): Promise<void> | null;
 }
 
 export const LiveChannelContext = createContext<LiveChannel | null>(null);
@@ -44,6 +46,7 @@ export function useLiveConnection(): LiveChannel {
         return () => listeners.delete(listener);
       },
       connectionId: () => connection.connectionId,
+      saveStem: (stemId, changes) => connection.saveStem(stemId, changes),
     }),
     [connection, listeners],
   );

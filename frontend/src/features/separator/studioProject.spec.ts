@@ -12,8 +12,12 @@ import { StudioProjectController } from './studioProject';
 const STORED: Stem = { id: 'p1-fast-vocals', projectId: 'p1', type: 'vocals', engine: 'fast', url: '/api/stems/p1-fast-vocals/audio', volume: 0, muted: false, soloed: false, quality: 'fast' };
 const VOCALS: MixerStem = STORED;
 
-/** The studio controller on a real store, with the save request, the player and the live channel replaced. */
-function setUp() {
+/**
+ * The studio controller on a real store, with the save request, the player and the live channel replaced.
+ * With `socketSaves` the live channel takes stem saves (answered by `socketSaves[i].answer()`); without,
+ * it has none to offer (not connected), so saves go by PUT.
+ */
+function setUp(options: { socketSaves?: Array<{ stemId: string; changes: unknown; answer: () => void }> } = {}) {
   const store = createStore();
   store.dispatch(stemsLoaded({ stems: [VOCALS], partialSeconds: null }));
   const saves: Array<{ arg: unknown; answer: () => void }> = [];
@@ -26,6 +30,8 @@ function setUp() {
     send: () => true,
     subscribe: (next) => ((listener = next), () => (listener = undefined)),
     connectionId: () => 'tab-a',
+    saveStem: (stemId, changes) =>
+      options.socketSaves ? new Promise<void>((answer) => options.socketSaves!.push({ stemId, changes, answer })) : null,
   };
   const controller = new StudioProjectController(store.dispatch, store.getState, player as unknown as StemPlayer, live);
   controller.start();
@@ -57,6 +63,26 @@ describe('StudioProjectController: mixer changes', () => {
     await settle();
     controller.changeStem(VOCALS.id, { soloed: true });
     expect(saves).toHaveLength(3);
+    controller.dispose();
+  });
+
+  it('saves over the open live socket when it can, one save per stem on its way, later changes merged behind it; no PUT', async () => {
+    const socketSaves: Array<{ stemId: string; changes: unknown; answer: () => void }> = [];
+    const { controller, saves, vocals } = setUp({ socketSaves });
+    controller.changeStem(VOCALS.id, { volume: -5 });
+    expect(socketSaves.map(({ stemId, changes }) => ({ stemId, changes }))).toEqual([{ stemId: VOCALS.id, changes: { volume: -5 } }]);
+    controller.changeStem(VOCALS.id, { volume: -6 });
+    controller.changeStem(VOCALS.id, { muted: true });
+    expect(socketSaves).toHaveLength(1);
+    expect(vocals()).toMatchObject({ volume: -6, muted: true });
+    socketSaves[0]!.answer();
+    await settle();
+    expect(socketSaves.map(({ changes }) => changes)).toEqual([{ volume: -5 }, { volume: -6, muted: true }]);
+    socketSaves[1]!.answer();
+    await settle();
+    controller.changeStem(VOCALS.id, { soloed: true });
+    expect(socketSaves).toHaveLength(3);
+    expect(saves).toEqual([]);
     controller.dispose();
   });
 

@@ -263,8 +263,14 @@ export class StudioProjectController {
     }
   }
 
-  /** Settles when the server has answered; a failed save is not retried (the mix here stays as the user set it). */
+  /**
+   * Settles when the server has answered; a failed save is not retried (the mix here stays as the user set it).
+   * Over the open live socket when there is one (the gateway knows the socket, so the change is not echoed
+   * to this tab, and no session read is needed), else with a PUT naming this tab's socket if it has one.
+   */
   private async save(id: string, changes: StemChanges): Promise<void> {
+    const overSocket = this.live?.saveStem(id, changes);
+    if (overSocket) return overSocket;
     await this.dispatch(projectsApi.endpoints.updateStem.initiate({ id, changes, connectionId: this.live?.connectionId() ?? null }));
   }
 

@@ -132,7 +132,8 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
       await handler(client, parsed.message);
     } catch (error) {
       this.logger.warn(`handler ${parsed.message.type} failed: ${(error as Error).message}`);
-      client.send({ type: 'error', code: 'failed', message: (error as Error).message, for: parsed.message.type });
+      const id = 'id' in parsed.message && typeof parsed.message.id === 'string' ? parsed.message.id : undefined;
+      client.send({ type: 'error', code: 'failed', message: (error as Error).message, for: parsed.message.type, ...(id ? { id } : {}) });
     }
   }
 
