@@ -1,26 +1,28 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSRF } from '../support/env';
-import { listen, makeClip, storedAudioFormat, upload } from '../support/media';
+import { listen, makeClip, storedAudioFormat, upload, uploadSeparated, type SeparatedStem } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 
 const json = { ...CSRF, 'content-type': 'application/json' };
 
+/** The 6 s Ogg clip every test here separates (rendered once). */
+const fixture = () => makeClip('projects-fixture.ogg', 6, { codecArgs: ['-c:a', 'libvorbis'] });
+
+/**
+ * Every test stands alone: the tests that only read share one project, uploaded before them and changed by
+ * none of them; a test that changes a project (a stem's mix, the active engine) uploads its own.
+ */
 describe('projects and stems', () => {
   let demo: SignedInAgent;
   let rival: SignedInAgent;
+  /** Read-only: no test changes this project or its stems. */
   let projectId: string;
-  let stems: Array<{ id: string; type: string; url: string; volume: number; muted: boolean; soloed: boolean }>;
+  let stems: SeparatedStem[];
 
   beforeAll(async () => {
     [demo, rival] = await Promise.all([signIn('demo', 'demo'), signIn('rival', 'rival')]);
-    const live = await listen(demo);
-    const response = await upload(demo, makeClip('projects-fixture.ogg', 6, { codecArgs: ['-c:a', 'libvorbis'] }));
-    expect(response.status).toBe(201);
-    projectId = ((await response.json()) as { project: { id: string } }).project.id;
-    await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === projectId, 30_000);
-    live.close();
-    stems = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems;
+    ({ projectId, stems } = await uploadSeparated(demo, fixture()));
   }, 60_000);
 
   it('lists and reads the owner\'s project with its analysis', async () => {
@@ -59,6 +61,7 @@ describe('projects and stems', () => {
   });
 
   it('updates a stem\'s volume (dB), mute and solo, refusing values out of range', async () => {
+    const { projectId, stems } = await uploadSeparated(demo, fixture());
     const stem = stems[0]!;
     expect(stem).toMatchObject({ volume: 0, muted: false, soloed: false });
     const updated = await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ volume: -6.5, muted: true, soloed: true }) });
@@ -71,9 +74,10 @@ describe('projects and stems', () => {
       const response = await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify(body) });
       expect(response.status).toBe(400);
     }
-  });
+  }, 60_000);
 
   it('stores a stem_update sent over /ws and tells the owner\'s other sockets only (stem_updated); relays pad_trigger; refuses bad fields', async () => {
+    const { projectId, stems } = await uploadSeparated(demo, fixture());
     const [sender, otherTab, rivalSocket] = await Promise.all([listen(demo), listen(demo), listen(rival)]);
     const stem = stems[1]!;
     sender.send({ type: 'stem_update', stemId: stem.id, volume: -3 });
@@ -112,9 +116,8 @@ describe('projects and stems', () => {
     expect(rivalSocket.seen.some((e) => e.type === 'stem_updated' || e.type === 'pad_trigger')).toBe(false);
     const after = (await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as typeof stems;
     expect(after.find((s) => s.id === stem.id)).toMatchObject({ volume: -3, muted: true });
-    await demo.fetch(`/api/stems/${stem.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ volume: 0, muted: false }) });
     for (const socket of [sender, otherTab, rivalSocket]) socket.close();
-  });
+  }, 60_000);
 
   it('streams stems to their owner with range support', async () => {
     const stem = stems.find((s) => s.type === 'bass')!;
@@ -185,6 +188,7 @@ describe('projects and stems', () => {
   });
 
   it('runs the hybrid engine (ONNX runner on the generated model) and makes its stems the active set', async () => {
+    const { projectId } = await uploadSeparated(demo, fixture());
     const live = await listen(demo);
     const response = await demo.fetch(`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'hybrid' }) });
     expect(response.status).toBe(202);

@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { projectPrefix } from '@stemdeck/proto';
 import { CSRF } from '../support/env';
-import { listen, makeClip, objectKeys, ownerIdOf, upload } from '../support/media';
+import { listen, makeClip, objectKeys, ownerIdOf, uploadSeparated } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 
 const json = { ...CSRF, 'content-type': 'application/json' };
@@ -28,23 +28,27 @@ async function documentsOf(connection: mongoose.Connection, projectId: string): 
   return { projects, stems, jobs };
 }
 
+/** A separated project of "My Song.final.ogg" (a 6 s clip). */
+const uploadSong = (agent: SignedInAgent) =>
+  uploadSeparated(agent, makeClip('library-fixture.ogg', 6, { codecArgs: ['-c:a', 'libvorbis'] }), { fileName: 'My Song.final.ogg' });
+
+/**
+ * Every test stands alone: the tests that only read share one project, uploaded before them and changed by
+ * none of them; the rename and the delete each upload their own.
+ */
 describe('project library: list, rename, delete', () => {
   let connection: mongoose.Connection;
   let demo: SignedInAgent;
   let rival: SignedInAgent;
   let ownerId: string;
+  /** Read-only: no test renames, reprocesses or deletes this project. */
   let projectId: string;
 
   beforeAll(async () => {
     connection = await mongoose.createConnection(process.env.MONGODB_URI!).asPromise();
     [demo, rival] = await Promise.all([signIn('demo', 'demo'), signIn('rival', 'rival')]);
     ownerId = await ownerIdOf(demo);
-    const live = await listen(demo);
-    const response = await upload(demo, makeClip('library-fixture.ogg', 6, { codecArgs: ['-c:a', 'libvorbis'] }), { fileName: 'My Song.final.ogg' });
-    expect(response.status).toBe(201);
-    projectId = ((await response.json()) as { project: { id: string } }).project.id;
-    await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === projectId, 30_000);
-    live.close();
+    ({ projectId } = await uploadSong(demo));
   }, 60_000);
   afterAll(() => connection.close());
 
@@ -64,6 +68,7 @@ describe('project library: list, rename, delete', () => {
   });
 
   it('renames with a trimmed name of 1–120 characters and says which rule failed', async () => {
+    const { projectId } = await uploadSong(demo);
     const renamed = await demo.fetch(`/api/projects/${projectId}`, { method: 'PATCH', headers: json, body: JSON.stringify({ name: '  Night Drive (live)  ' }) });
     expect(renamed.status).toBe(200);
     expect(await renamed.json()).toMatchObject({ id: projectId, name: 'Night Drive (live)', originalFile: 'My Song.final.ogg' });
@@ -88,7 +93,7 @@ describe('project library: list, rename, delete', () => {
       body: JSON.stringify({ name: 'csrf' }),
     });
     expect(withoutHeader.status).toBe(403);
-  });
+  }, 60_000);
 
   it("is 404 to another user: open, rename and delete leave the owner's project as it was", async () => {
     expect((await rival.fetch(`/api/projects/${projectId}`)).status).toBe(404);
@@ -100,6 +105,7 @@ describe('project library: list, rename, delete', () => {
   });
 
   it('deletes every object and document of the project and tells the owner\'s sockets', async () => {
+    const { projectId } = await uploadSong(demo);
     const prefix = projectPrefix(ownerId, projectId);
     const stored = await objectKeys(prefix);
     expect(stored).toEqual(expect.arrayContaining([`${prefix}original`, expect.stringMatching(/stems\/fast\/vocals\./)]));

@@ -126,3 +126,30 @@ export async function storedAudioFormat(agent: SignedInAgent, url: string): Prom
     rmSync(path, { force: true });
   }
 }
+
+export interface SeparatedStem {
+  id: string;
+  type: string;
+  url: string;
+  volume: number;
+  muted: boolean;
+  soloed: boolean;
+}
+
+/**
+ * Uploads a clip and waits until its fast stems are stored: a project of the test's own, so a test that
+ * changes it (mix, engine, name, deletion) leaves every other test's project as it was.
+ */
+export async function uploadSeparated(agent: SignedInAgent, path: string, options: { fileName?: string } = {}): Promise<{ projectId: string; stems: SeparatedStem[] }> {
+  const live = await listen(agent);
+  try {
+    const response = await upload(agent, path, options);
+    if (response.status !== 201) throw new Error(`upload answered ${response.status}: ${await response.text()}`);
+    const projectId = ((await response.json()) as { project: { id: string } }).project.id;
+    await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === projectId, 30_000);
+    const stems = (await (await agent.fetch(`/api/projects/${projectId}/stems`)).json()) as SeparatedStem[];
+    return { projectId, stems };
+  } finally {
+    live.close();
+  }
+}
