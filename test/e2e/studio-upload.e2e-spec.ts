@@ -20,14 +20,47 @@ async function meterLevel(page: Page, type: string): Promise<number> {
 
 const toast = waitForToast;
 
+type LiveFrame = Record<string, unknown> & { type: string };
+
+/** Every /ws frame the page sends and receives from now on (a reload's new socket too), parsed; `next` waits for one after a mark. */
+function watchLive(page: Page) {
+  const sent: LiveFrame[] = [];
+  const received: LiveFrame[] = [];
+  page.on('websocket', (socket) => {
+    socket.on('framesent', (frame) => typeof frame.payload === 'string' && sent.push(JSON.parse(frame.payload) as LiveFrame));
+    socket.on('framereceived', (frame) => typeof frame.payload === 'string' && received.push(JSON.parse(frame.payload) as LiveFrame));
+  });
+  async function next(frames: LiveFrame[], from: number, match: (frame: LiveFrame) => boolean, timeoutMs = 10_000): Promise<LiveFrame> {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await page.waitForTimeout(20)) {
+      const found = frames.slice(from).find(match);
+      if (found) return found;
+    }
+    throw new Error(`no matching /ws frame within ${timeoutMs} ms; saw ${JSON.stringify(frames.slice(from).map((f) => f.type))}`);
+  }
+  return {
+    mark: () => ({ sent: sent.length, received: received.length }),
+    /** The vocals stem's next save sent after `mark`, once the gateway has answered it stored (`stem_saved`). */
+    async vocalsSaved(mark: { sent: number; received: number }): Promise<LiveFrame> {
+      const update = await next(sent, mark.sent, (f) => f.type === 'stem_update' && /-vocals$/.test(String(f.stemId)));
+      await next(received, mark.received, (f) => f.type === 'stem_saved' && f.id === update.id);
+      return update;
+    },
+  };
+}
+
+/** A stem_update's changes, without the message's own fields. */
+const changesOf = ({ type: _type, id: _id, stemId: _stemId, ...changes }: LiveFrame) => changes;
+
 describe('Upload & Split in Chromium', () => {
   const chromium = chromiumPerTest({ width: 1400, height: 1000 });
   let page: Page;
   let uploads: Request[];
+  let live: ReturnType<typeof watchLive>;
 
   beforeEach(async () => {
     page = chromium.page;
     uploads = [];
+    live = watchLive(page);
     page.on('request', (request) => request.url().endsWith('/api/upload') && uploads.push(request));
     await signInThroughKeycloak(page);
     await page.goto(`${BASE_URL}/app`);
@@ -58,10 +91,11 @@ describe('Upload & Split in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="timeline-current"]')?.textContent === '0:02', undefined, { timeout: 10_000 });
     expect(await page.getByRole('button', { name: 'Play', exact: true }).isDisabled()).toBe(true);
 
-    // Muting vocals silences its meter while the other stems' meters keep moving.
-    const save = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/stems\/.+-vocals$/.test(r.url()));
+    // Muting vocals saves it over /ws (answered stem_saved once stored) and silences its meter while the
+    // other stems' meters keep moving.
+    const beforeMute = live.mark();
     await page.getByRole('button', { name: 'Mute vocals' }).click();
-    expect((await save).status()).toBe(200);
+    expect(changesOf(await live.vocalsSaved(beforeMute))).toEqual({ muted: true });
     await page.waitForTimeout(400);
     const levels = await Promise.all(['vocals', 'drums', 'bass', 'other'].map((t) => meterLevel(page, t)));
     expect(levels[0]).toBeLessThan(0.001);
@@ -98,10 +132,10 @@ describe('Upload & Split in Chromium', () => {
     await otherTab.close();
 
     // Reset: 0 dB, unmuted, unsoloed (and saved).
-    const resetSave = page.waitForResponse((r) => r.request().method() === 'PUT' && /\/api\/stems\/.+-vocals$/.test(r.url()));
+    const beforeReset = live.mark();
     await page.getByRole('button', { name: 'Reset' }).click();
     expect(await page.getByRole('button', { name: 'Mute vocals' }).getAttribute('aria-pressed')).toBe('false');
-    expect(JSON.parse((await resetSave).request().postData()!)).toEqual({ volume: 0, muted: false, soloed: false });
+    expect(changesOf(await live.vocalsSaved(beforeReset))).toEqual({ volume: 0, muted: false, soloed: false });
 
     // Reprocess with the hybrid engine (the generated ONNX model): progress, then its stems replace the fast ones.
     await page.getByTestId('engine-unavailable-quality').waitFor();
