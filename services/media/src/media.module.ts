@@ -1,6 +1,7 @@
 import { DynamicModule, Module, OnApplicationShutdown, Inject } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { NatsEventBus, ServiceKitModule } from '@stemdeck/platform';
+import { CLOCK_AND_ID_BINDINGS } from './clock';
 import { MediaConfig } from './config';
 import { MediaController } from './media.controller';
 import { MEDIA_CONFIG } from './media-config.token';
@@ -20,6 +21,7 @@ import { SeparationJobRepository } from './separation/separation-job.repository'
 import { SEPARATION_JOB_MODEL, SeparationJobSchema } from './separation/separation-job.schema';
 import { SeparationQueue } from './separation/separation-queue';
 import { SeparationWorker } from './separation/separation.worker';
+import { SEPARATION_PORT_BINDINGS } from './separation/separation.providers';
 import { StemRepository } from './stems/stem.repository';
 import { STEM_MODEL, StemSchema } from './stems/stem.schema';
 import { StemQueries } from './stems/stem.queries';
@@ -77,6 +79,8 @@ export class MediaModule implements OnApplicationShutdown {
         RequestSeparationUseCase,
         RunSeparationUseCase,
         SeparationWorker,
+        ...SEPARATION_PORT_BINDINGS,
+        ...CLOCK_AND_ID_BINDINGS,
       ],
     };
   }

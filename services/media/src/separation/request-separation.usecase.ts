@@ -1,13 +1,24 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { RequestSeparationRequest, SeparationJob } from '@stemdeck/proto';
-import { randomUUID } from 'node:crypto';
-import { PROJECT_NOT_FOUND, ProjectRepository } from '../projects/project.repository';
-import { StemRepository, toStem } from '../stems/stem.repository';
-import { EngineRegistry } from './engine-registry';
-import { MediaEventsPublisher } from './media-events.publisher';
-import { SeparationJobRepository, toSeparationJob } from './separation-job.repository';
-import { SeparationQueue } from './separation-queue';
+import { ID_GENERATOR, type IdGenerator } from '../clock';
+import { PROJECT_NOT_FOUND } from '../projects/project.repository';
+import { toStem } from '../stems/stem.repository';
+import { toSeparationJob } from './separation-job.repository';
+import {
+  SEPARATION_ENGINES,
+  SEPARATION_EVENTS,
+  SEPARATION_JOB_QUEUE,
+  SEPARATION_JOBS,
+  SEPARATION_PROJECTS,
+  SEPARATION_STEMS,
+  type SeparationEngines,
+  type SeparationEvents,
+  type SeparationJobQueue,
+  type SeparationJobs,
+  type SeparationProjects,
+  type SeparationStems,
+} from './separation.ports';
 
 /**
  * Asks for a project's stems from one engine. A job already queued or running for that engine is
@@ -16,12 +27,13 @@ import { SeparationQueue } from './separation-queue';
 @Injectable()
 export class RequestSeparationUseCase {
   constructor(
-    private readonly projects: ProjectRepository,
-    private readonly stems: StemRepository,
-    private readonly jobs: SeparationJobRepository,
-    private readonly engines: EngineRegistry,
-    private readonly queue: SeparationQueue,
-    private readonly events: MediaEventsPublisher,
+    @Inject(SEPARATION_PROJECTS) private readonly projects: SeparationProjects,
+    @Inject(SEPARATION_STEMS) private readonly stems: Pick<SeparationStems, 'listOwned'>,
+    @Inject(SEPARATION_JOBS) private readonly jobs: Pick<SeparationJobs, 'findLive' | 'create' | 'finish'>,
+    @Inject(SEPARATION_ENGINES) private readonly engines: Pick<SeparationEngines, 'get'>,
+    @Inject(SEPARATION_JOB_QUEUE) private readonly queue: SeparationJobQueue,
+    @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
   async execute({ ownerId, projectId, engine }: RequestSeparationRequest): Promise<SeparationJob> {
@@ -39,7 +51,7 @@ export class RequestSeparationUseCase {
     }
     if (existing) return toSeparationJob(existing);
 
-    const job = await this.jobs.create({ _id: randomUUID(), ownerId, projectId, engine });
+    const job = await this.jobs.create({ _id: this.ids.randomUUID(), ownerId, projectId, engine });
     try {
       await this.queue.publish(job._id, { jobId: job._id, ownerId, projectId, engine });
     } catch (error) {

@@ -1,18 +1,31 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { chunksOf, createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
-import { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
+import { CLOCK, type Clock } from '../clock';
 import type { MediaConfig } from '../config';
 import { MEDIA_CONFIG } from '../media-config.token';
-import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
-import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
-import { ProjectRepository } from '../projects/project.repository';
-import { StemRepository, toStem } from '../stems/stem.repository';
-import { ENGINE_QUALITY, EngineRegistry } from './engine-registry';
-import { MediaEventsPublisher } from './media-events.publisher';
-import { SeparationJobRepository } from './separation-job.repository';
+import { toStem } from '../stems/stem.repository';
+import { ENGINE_QUALITY } from './engine-registry';
 import type { SeparationOutcome, SeparationWorkItem } from './separation-queue';
+import {
+  DECODED_AUDIO,
+  SEPARATION_ENGINES,
+  SEPARATION_EVENTS,
+  SEPARATION_JOBS,
+  SEPARATION_MEDIA_TOOLS,
+  SEPARATION_PROJECTS,
+  SEPARATION_STEMS,
+  STEM_STORAGE,
+  type DecodedAudioSource,
+  type SeparationEngines,
+  type SeparationEvents,
+  type SeparationJobs,
+  type SeparationMediaTools,
+  type SeparationProjects,
+  type SeparationStems,
+  type StemStorage,
+} from './separation.ports';
 import { STEM_CONTENT_TYPE, StemWriter } from './stem-writer';
 
 const PROGRESS_EVENT_MS = 250;
@@ -63,15 +76,16 @@ export class RunSeparationUseCase {
   private readonly logger = new Logger(RunSeparationUseCase.name);
 
   constructor(
-    private readonly projects: ProjectRepository,
-    private readonly stems: StemRepository,
-    private readonly jobs: SeparationJobRepository,
-    private readonly engines: EngineRegistry,
-    private readonly storage: ObjectStorageAdapter,
-    private readonly tools: MediaToolsAdapter,
-    private readonly events: MediaEventsPublisher,
-    private readonly decoded: DecodedAudioCache,
+    @Inject(SEPARATION_PROJECTS) private readonly projects: SeparationProjects,
+    @Inject(SEPARATION_STEMS) private readonly stems: SeparationStems,
+    @Inject(SEPARATION_JOBS) private readonly jobs: Pick<SeparationJobs, 'findOwned' | 'markProcessing' | 'setProgress' | 'finish'>,
+    @Inject(SEPARATION_ENGINES) private readonly engines: SeparationEngines,
+    @Inject(STEM_STORAGE) private readonly storage: StemStorage,
+    @Inject(SEPARATION_MEDIA_TOOLS) private readonly tools: SeparationMediaTools,
+    @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
+    @Inject(DECODED_AUDIO) private readonly decoded: DecodedAudioSource,
     @Inject(MEDIA_CONFIG) private readonly config: Pick<MediaConfig, 'SEPARATION_MAX_DELIVER'>,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute(item: SeparationWorkItem): Promise<SeparationOutcome> {
@@ -96,7 +110,7 @@ export class RunSeparationUseCase {
       await this.jobs.markProcessing(ownerId, jobId);
       this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: 0 });
       this.engines.get(engine);
-      const started = Date.now();
+      const started = this.clock.now();
       const opened = await this.openSource(project.audioKey);
       let source = opened;
       cleanup.push(() => opened.close());
@@ -107,11 +121,11 @@ export class RunSeparationUseCase {
         source = head.source;
         headMs = await this.separateHead(item.payload, head.audio);
       }
-      const headAt = Date.now();
+      const headAt = this.clock.now();
       const frames = await this.separateAll(item, source);
       this.logger.log(
         `job ${jobId} ${engine}: ${(frames.count / frames.sampleRate).toFixed(1)} s of audio; ` +
-          `${headMs === null ? '' : `first seconds ${headMs} ms, `}decode, separate and store ${Date.now() - headAt} ms (total ${Date.now() - started} ms)`,
+          `${headMs === null ? '' : `first seconds ${headMs} ms, `}decode, separate and store ${this.clock.now() - headAt} ms (total ${this.clock.now() - started} ms)`,
       );
       // Deleted while the last stems were being stored: what was just written must not outlive it.
       if (!(await this.projects.findOwned(ownerId, projectId))) throw new ProjectGone();
@@ -165,7 +179,7 @@ export class RunSeparationUseCase {
    */
   private async separateHead(payload: SeparationJobMessage, head: StereoAudio): Promise<number> {
     const { ownerId, projectId, engine } = payload;
-    const started = Date.now();
+    const started = this.clock.now();
     // The fast engine separates 5 s in this thread faster than it could start a worker thread.
     const stems = await (engine === 'fast' ? FAST_IN_THREAD : this.engines.get(engine)).separate(head);
     // Encoded in this process: starting four ffmpeg encoders takes longer than encoding 5 s.
@@ -173,7 +187,7 @@ export class RunSeparationUseCase {
     await this.upsertStems(payload);
     const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
     this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems: stored });
-    return Date.now() - started;
+    return this.clock.now() - started;
   }
 
   /** The whole song, streamed through the engine into the four stem objects; returns its length. */
@@ -225,10 +239,11 @@ export class RunSeparationUseCase {
 
   /** Resolves while the project exists; throws ProjectGone once it was deleted (looked up at most every 2 s). */
   private projectWatch({ ownerId, projectId }: SeparationJobMessage): () => Promise<void> {
-    let lastCheck = Date.now();
+    let lastCheck = this.clock.now();
     return async () => {
-      if (Date.now() - lastCheck < PROJECT_CHECK_MS) return;
-      lastCheck = Date.now();
+      const now = this.clock.now();
+      if (now - lastCheck < PROJECT_CHECK_MS) return;
+      lastCheck = now;
       if (!(await this.projects.findOwned(ownerId, projectId))) throw new ProjectGone();
     };
   }
@@ -245,7 +260,7 @@ export class RunSeparationUseCase {
     let lastEvent = 0;
     let lastStore = 0;
     return (fraction) => {
-      const now = Date.now();
+      const now = this.clock.now();
       const progress = Math.round(Math.min(1, Math.max(0, fraction)) * share * 1000) / 1000;
       if (now - lastEvent >= PROGRESS_EVENT_MS) {
         lastEvent = now;

@@ -1,5 +1,6 @@
-import type { FlacStreamEncoder, StemSet, StemType } from '@stemdeck/audio';
+import type { StemSet, StemType } from '@stemdeck/audio';
 import { STEM_TYPES } from '@stemdeck/proto';
+import type { StemEncoder } from './separation.ports';
 
 /** Where the encoded stems go: the storage adapter's streaming upload (multipart, one part in memory). */
 export interface StemUploader {
@@ -19,13 +20,13 @@ const FALLBACK_SAMPLE_RATE = 44_100;
  * every encoder and upload; nothing half-written is kept.
  */
 export class StemWriter {
-  private encoders?: Record<StemType, FlacStreamEncoder>;
+  private encoders?: Record<StemType, StemEncoder>;
   private uploads?: Promise<void>;
   private failure?: Error;
 
   constructor(
     private readonly storage: StemUploader,
-    private readonly newEncoder: (sampleRate: number) => FlacStreamEncoder,
+    private readonly newEncoder: (sampleRate: number) => StemEncoder,
     private readonly keys: Record<StemType, string>,
   ) {}
 
@@ -55,9 +56,9 @@ export class StemWriter {
     for (const type of STEM_TYPES) this.encoders?.[type].abort();
   }
 
-  private start(sampleRate: number): Record<StemType, FlacStreamEncoder> {
+  private start(sampleRate: number): Record<StemType, StemEncoder> {
     if (this.encoders) return this.encoders;
-    const encoders = {} as Record<StemType, FlacStreamEncoder>;
+    const encoders = {} as Record<StemType, StemEncoder>;
     const uploads: Promise<void>[] = [];
     for (const type of STEM_TYPES) {
       encoders[type] = this.newEncoder(sampleRate);
@@ -83,7 +84,7 @@ export class StemWriter {
  * a finished one, so the upload must hear of the failure before it completes, or it would store a
  * truncated stem.
  */
-async function* untilEncoderSucceeded(encoder: FlacStreamEncoder): AsyncGenerator<Buffer> {
+async function* untilEncoderSucceeded(encoder: StemEncoder): AsyncGenerator<Buffer> {
   for await (const chunk of encoder.output as AsyncIterable<Buffer>) yield chunk;
   await encoder.done;
 }

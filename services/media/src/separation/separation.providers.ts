@@ -1,0 +1,35 @@
+import type { Provider } from '@nestjs/common';
+import { ObjectStorageAdapter } from '@stemdeck/platform';
+import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
+import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
+import { ProjectRepository } from '../projects/project.repository';
+import { StemRepository } from '../stems/stem.repository';
+import { EngineRegistry } from './engine-registry';
+import { MediaEventsPublisher } from './media-events.publisher';
+import { SeparationJobRepository } from './separation-job.repository';
+import { SeparationQueue } from './separation-queue';
+import {
+  DECODED_AUDIO,
+  SEPARATION_ENGINES,
+  SEPARATION_EVENTS,
+  SEPARATION_JOB_QUEUE,
+  SEPARATION_JOBS,
+  SEPARATION_MEDIA_TOOLS,
+  SEPARATION_PROJECTS,
+  SEPARATION_STEMS,
+  STEM_STORAGE,
+} from './separation.ports';
+
+/** The separation use-cases' tokens bound to the real repositories and adapters (each of which the module provides). */
+export const SEPARATION_PORT_BINDINGS: Provider[] = [
+  { provide: SEPARATION_PROJECTS, useExisting: ProjectRepository },
+  { provide: SEPARATION_STEMS, useExisting: StemRepository },
+  { provide: SEPARATION_JOBS, useExisting: SeparationJobRepository },
+  { provide: SEPARATION_ENGINES, useExisting: EngineRegistry },
+  { provide: STEM_STORAGE, useExisting: ObjectStorageAdapter },
+  { provide: SEPARATION_MEDIA_TOOLS, useExisting: MediaToolsAdapter },
+  { provide: SEPARATION_EVENTS, useExisting: MediaEventsPublisher },
+  { provide: DECODED_AUDIO, useExisting: DecodedAudioCache },
+  { provide: SEPARATION_JOB_QUEUE, useExisting: SeparationQueue },
+];
+

@@ -1,0 +1,53 @@
+import type { EngineName } from '@stemdeck/proto';
+import type { SeparationJobDocument } from '../separation/separation-job.schema';
+import type { SeparationJobs } from '../separation/separation.ports';
+
+/** Separation jobs in a map, owner-scoped; the newest is the one created last. */
+export class InMemorySeparationJobs implements SeparationJobs {
+  readonly stored = new Map<string, SeparationJobDocument>();
+  private created = 0;
+
+  /** A job as if an earlier request had stored it. */
+  add(job: Partial<SeparationJobDocument> & Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): SeparationJobDocument {
+    const at = new Date(++this.created);
+    const stored: SeparationJobDocument = { status: 'queued', progress: 0, error: null, attempts: 0, createdAt: at, updatedAt: at, ...job };
+    this.stored.set(stored._id, stored);
+    return stored;
+  }
+
+  async create(job: Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): Promise<SeparationJobDocument> {
+    return { ...this.add(job) };
+  }
+
+  async findOwned(ownerId: string, jobId: string): Promise<SeparationJobDocument | null> {
+    const job = this.stored.get(jobId);
+    return job && job.ownerId === ownerId ? { ...job } : null;
+  }
+
+  async findLive(ownerId: string, projectId: string, engine: EngineName): Promise<SeparationJobDocument | null> {
+    const live = [...this.stored.values()]
+      .filter((job) => job.ownerId === ownerId && job.projectId === projectId && job.engine === engine && job.status !== 'failed')
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+    return live[0] ? { ...live[0] } : null;
+  }
+
+  async markProcessing(ownerId: string, jobId: string): Promise<void> {
+    const job = this.owned(ownerId, jobId);
+    if (job) Object.assign(job, { status: 'processing', attempts: job.attempts + 1 });
+  }
+
+  async setProgress(ownerId: string, jobId: string, progress: number): Promise<void> {
+    const job = this.owned(ownerId, jobId);
+    if (job) job.progress = progress;
+  }
+
+  async finish(ownerId: string, jobId: string, status: 'completed' | 'failed', error: string | null = null): Promise<void> {
+    const job = this.owned(ownerId, jobId);
+    if (job) Object.assign(job, status === 'completed' ? { status, error, progress: 1 } : { status, error });
+  }
+
+  private owned(ownerId: string, jobId: string): SeparationJobDocument | undefined {
+    const job = this.stored.get(jobId);
+    return job?.ownerId === ownerId ? job : undefined;
+  }
+}
