@@ -85,7 +85,14 @@ async function main(): Promise<void> {
         return { sent, playable, audible };
       });
       runs.push({ playableMs: Math.round(marks.playable - marks.sent), audibleMs: Math.round(marks.audible - marks.sent) });
-      await page.waitForTimeout(2500); // let the whole stems land before the next upload
+      // The whole stems land before the next upload: a late stems_ready of this project would otherwise mark
+      // "playable" inside the next run (a fixed wait was too short on a busy machine).
+      await page.waitForFunction(
+        () => !document.body.innerText.includes('separating the rest') && !document.querySelector('[data-testid="separation-progress"]'),
+        undefined,
+        { timeout: 120_000 },
+      );
+      await page.waitForTimeout(500);
     }
     const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     console.log('runs:', JSON.stringify(runs));
