@@ -84,7 +84,7 @@ export const StemRecord = z.object({
   engine: EngineName,
   volume: z.number(),
   muted: z.boolean(),
-  /** Mixer solo (beyond the seed): when any stem is soloed, only soloed stems sound. */
+  /** Mixer solo: when any stem is soloed, only soloed stems sound. */
   soloed: z.boolean(),
   quality: z.string(),
 });

@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { DomainError } from '../errors/domain-error';
 import { MediaClient } from '../media/media.client';
 
-/** Both upload panels exist: one names the field `audio`, the other `file` (seed 000 §7). */
+/** Two upload forms exist in the product: one names the file field `audio`, the other `file`; both are taken. */
 export const UPLOAD_FIELDS = new Set(['audio', 'file']);
 export const TOO_LARGE = `File is larger than ${MAX_UPLOAD_BYTES} bytes`;
 /** Multipart framing around the file (boundaries, part headers, small fields). */

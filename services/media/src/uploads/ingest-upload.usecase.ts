@@ -4,11 +4,11 @@ import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
 import type { IngestUploadRequest, Project, SeparationJob } from '@stemdeck/proto';
 import { isStillImage, looksLikeMedia, MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { DeleteProjectUseCase } from '../projects/delete-project.usecase';
-import { ProjectRepository, toProject } from '../projects/project.repository';
+import { PROJECT_NOT_FOUND, ProjectRepository, toProject } from '../projects/project.repository';
 import { ProjectDocument } from '../projects/project.schema';
 import { releaseMemory } from '../release-memory';
 import { RequestSeparationUseCase } from '../separation/request-separation.usecase';
-import { extractedAudioKey, projectPrefix } from '@stemdeck/proto';
+import { extractedAudioKey, PROJECT_NAME_MAX, projectPrefix } from '@stemdeck/proto';
 
 export const NOT_MEDIA = 'Please upload an audio or video file';
 export const UNREADABLE = 'The selected file could not be processed';
@@ -23,9 +23,6 @@ export interface IngestResult {
   job: SeparationJob | null;
 }
 
-/** Longest project name (renames are held to the same). */
-const MAX_NAME_LENGTH = 120;
-
 /**
  * The file's own name, whatever the client sent: no folders ("../", "C:\\"), no control characters,
  * at most 200 characters (whole characters: emoji are kept intact).
@@ -39,7 +36,7 @@ export const fileNameOf = (sent: string): string => {
 /** "My Song.final.mp3" → "My Song.final" (the name is the file name without its extension). */
 export const projectNameOf = (fileName: string): string => {
   const name = fileName.replace(/\.[^./\\]{1,8}$/, '').trim() || fileName;
-  return [...name].slice(0, MAX_NAME_LENGTH).join('').trim();
+  return [...name].slice(0, PROJECT_NAME_MAX).join('').trim();
 };
 
 /**
@@ -89,7 +86,7 @@ export class IngestUploadUseCase {
         analysis: { loudnessLufs: analysis.loudnessLufs, spotifyFeatures: analysis.spotifyFeatures },
       });
       // Deleted while it was being analysed (the owner changed their mind): nothing to answer with.
-      if (!project) throw new RpcFailure(404, 'Project not found');
+      if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
       this.logger.log(`ingest ${projectId}: ${seconds.toFixed(1)} s of audio from ${fileNameOf(sentName)}; probe ${probedAt - started} ms, decode and analysis ${Date.now() - probedAt} ms`);
       return { project: toProject(project), analysis: { bpm: analysis.bpm, key: analysis.key }, job };
     } catch (error) {
