@@ -5,7 +5,6 @@ import { CLOCK_AND_ID_BINDINGS } from './clock';
 import { MediaConfig } from './config';
 import { MediaController } from './media.controller';
 import { MEDIA_CONFIG } from './media-config.token';
-import { DecodedAudioCache } from './media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from './media-tools/media-tools.adapter';
 import { CreateProjectUseCase } from './projects/create-project.usecase';
 import { DeleteProjectUseCase } from './projects/delete-project.usecase';
@@ -64,7 +63,6 @@ export class MediaModule implements OnApplicationShutdown {
         },
         { provide: MediaEventsPublisher, inject: [NatsEventBus], useFactory: (bus: NatsEventBus) => new MediaEventsPublisher(bus) },
         MediaToolsAdapter,
-        DecodedAudioCache,
         ProjectRepository,
         StemRepository,
         SeparationJobRepository,

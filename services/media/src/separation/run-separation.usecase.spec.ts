@@ -1,6 +1,5 @@
 import { STEM_TYPES, type StereoAudio } from '@stemdeck/audio';
 import type { EngineName, MediaEvent, SeparationJobMessage } from '@stemdeck/proto';
-import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { FakeClock } from '../testing/fake-clock';
 import { FakeEngines } from '../testing/fake-engines';
 import { FakeMediaTools } from '../testing/fake-media-tools';
@@ -26,7 +25,7 @@ const tone = (seconds: number): StereoAudio => {
  * The use case against small in-memory fakes of its repositories, storage, tools and engines (unit level;
  * the real NATS/FerretDB/MinIO/ffmpeg path is covered by test/integration/media-*.int-spec.ts).
  */
-function setUp(seconds: number, options: { engine?: EngineName; failWhole?: boolean; deleteAfterHead?: boolean; decodedAlready?: boolean } = {}) {
+function setUp(seconds: number, options: { engine?: EngineName; failWhole?: boolean; deleteAfterHead?: boolean } = {}) {
   const projects = new InMemoryProjects();
   projects.add({ _id: 'p1', ownerId: OWNER, audioKey: 'audio-key', duration: seconds });
   const stems = new InMemoryStems();
@@ -35,9 +34,7 @@ function setUp(seconds: number, options: { engine?: EngineName; failWhole?: bool
   const engines = new FakeEngines({ failAfterFrames: options.failWhole ? seconds * RATE * 0.5 : undefined });
   const storage = new InMemoryStemStorage();
   const tools = new FakeMediaTools();
-  const decoded = new DecodedAudioCache();
-  if (options.decodedAlready) decoded.put('audio-key', tone(seconds));
-  else tools.add(memoryUrl('audio-key'), tone(seconds));
+  tools.add(memoryUrl('audio-key'), tone(seconds));
   const events = new RecordingEvents();
   events.onPublish = (event) => {
     if (event.type === 'stems_partial' && options.deleteAfterHead) projects.delete('p1');
@@ -50,7 +47,6 @@ function setUp(seconds: number, options: { engine?: EngineName; failWhole?: bool
     storage,
     tools,
     events,
-    decoded,
     { SEPARATION_MAX_DELIVER: ATTEMPTS },
     // Every reading of the clock moves it on, so the progress throttle and the project look-ups take turns.
     new FakeClock(0, 10),
@@ -90,13 +86,6 @@ describe('RunSeparationUseCase', () => {
     await useCase.execute(item(1));
     expect(events.some((e) => e.type === 'stems_partial')).toBe(false);
     expect(Object.values(storage.sizes())).toEqual(Array(4).fill((2 * PROGRESSIVE_HEAD_SECONDS - 1) * RATE * 8));
-  });
-
-  it('takes samples this process already decoded instead of decoding the file again', async () => {
-    const { useCase, item, storage, tools } = setUp(12, { decodedAlready: true });
-    expect(await useCase.execute(item(1))).toBe('done');
-    expect(tools.decodes).toBe(0);
-    expect(Object.values(storage.sizes())).toEqual(Array(4).fill(12 * RATE * 8));
   });
 
   it('retries before the last attempt, and on the last removes partial stems, objects and documents', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { chunksOf, createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
+import { createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
 import { CLOCK, type Clock } from '../clock';
@@ -9,7 +9,6 @@ import { toStem } from '../stems/stem.repository';
 import { ENGINE_QUALITY } from './engine-registry';
 import type { SeparationOutcome, SeparationWorkItem } from './separation-queue';
 import {
-  DECODED_AUDIO,
   SEPARATION_ENGINES,
   SEPARATION_EVENTS,
   SEPARATION_JOBS,
@@ -17,7 +16,6 @@ import {
   SEPARATION_PROJECTS,
   SEPARATION_STEMS,
   STEM_STORAGE,
-  type DecodedAudioSource,
   type SeparationEngines,
   type SeparationEvents,
   type SeparationJobs,
@@ -47,7 +45,7 @@ class ProjectGone extends Error {
   }
 }
 
-/** Where the mixture comes from: chunks of a decode (or of the ingest's cached samples) and the expected length. */
+/** Where the mixture comes from: chunks of a streamed decode and the expected length. */
 interface MixtureSource {
   chunks: AsyncIterable<StereoAudio>;
   expectedFrames: number;
@@ -83,7 +81,6 @@ export class RunSeparationUseCase {
     @Inject(STEM_STORAGE) private readonly storage: StemStorage,
     @Inject(SEPARATION_MEDIA_TOOLS) private readonly tools: SeparationMediaTools,
     @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
-    @Inject(DECODED_AUDIO) private readonly decoded: DecodedAudioSource,
     @Inject(MEDIA_CONFIG) private readonly config: Pick<MediaConfig, 'SEPARATION_MAX_DELIVER'>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -160,15 +157,14 @@ export class RunSeparationUseCase {
     this.events.publish({ type: 'stems_failed', ownerId, projectId, engine, message: userMessage });
   }
 
-  /** The decoded samples the ingest kept for a short song, or a fresh streamed decode. */
+  /** The project's audio as a streamed decode. */
   private async openSource(audioKey: string): Promise<MixtureSource> {
-    const cached = this.decoded.take(audioKey);
-    const url = cached ? null : await this.storage.presignedReadUrl(audioKey);
-    const probe = url ? await this.tools.probe(url) : null;
-    const chunks = cached ? chunksOf(cached) : this.tools.decodeStream(url!, probe!);
+    const url = await this.storage.presignedReadUrl(audioKey);
+    const probe = await this.tools.probe(url);
+    const chunks = this.tools.decodeStream(url, probe);
     return {
       chunks,
-      expectedFrames: cached ? cached.left.length : Math.round(probe!.durationSeconds * (probe!.audio?.sampleRate ?? 0)),
+      expectedFrames: Math.round(probe.durationSeconds * (probe.audio?.sampleRate ?? 0)),
       close: async () => void (await chunks.return(undefined)),
     };
   }

@@ -73,12 +73,6 @@ export interface SeparationEvents {
 }
 export const SEPARATION_EVENTS = Symbol('SeparationEvents');
 
-/** Samples an earlier step of this process already decoded, handed over once. */
-export interface DecodedAudioSource {
-  take(objectKey: string): StereoAudio | undefined;
-}
-export const DECODED_AUDIO = Symbol('DecodedAudio');
-
 /** The durable queue separation jobs wait in (the job id also keeps a job from being queued twice). */
 export interface SeparationJobQueue {
   publish(jobId: string, message: SeparationJobMessage): Promise<void>;

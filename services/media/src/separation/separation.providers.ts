@@ -1,6 +1,5 @@
 import type { Provider } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import { DecodedAudioCache } from '../media-tools/decoded-audio.cache';
 import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository } from '../projects/project.repository';
 import { StemRepository } from '../stems/stem.repository';
@@ -9,7 +8,6 @@ import { MediaEventsPublisher } from './media-events.publisher';
 import { SeparationJobRepository } from './separation-job.repository';
 import { SeparationQueue } from './separation-queue';
 import {
-  DECODED_AUDIO,
   SEPARATION_ENGINES,
   SEPARATION_EVENTS,
   SEPARATION_JOB_QUEUE,
@@ -29,7 +27,6 @@ export const SEPARATION_PORT_BINDINGS: Provider[] = [
   { provide: STEM_STORAGE, useExisting: ObjectStorageAdapter },
   { provide: SEPARATION_MEDIA_TOOLS, useExisting: MediaToolsAdapter },
   { provide: SEPARATION_EVENTS, useExisting: MediaEventsPublisher },
-  { provide: DECODED_AUDIO, useExisting: DecodedAudioCache },
   { provide: SEPARATION_JOB_QUEUE, useExisting: SeparationQueue },
 ];
 
