@@ -68,7 +68,8 @@ export const StemSavedMessage = z.object({ type: z.literal('stem_saved'), id: z.
 export type StemSavedMessage = z.infer<typeof StemSavedMessage>;
 
 const clientMessages = [PingMessage, StemUpdateMessage, PadTriggerMessage] as const;
-const serverMessages = [
+/** What only the gateway sends (it also relays the clients' `pad_trigger`). */
+const serverOnlyMessages = [
   WelcomeMessage,
   PongMessage,
   LiveErrorMessage,
@@ -79,25 +80,11 @@ const serverMessages = [
   ProjectDeletedMessage,
   StemUpdatedMessage,
   StemSavedMessage,
-  PadTriggerMessage,
 ] as const;
+const serverMessages = [...serverOnlyMessages, PadTriggerMessage] as const;
 
 /** Every message on /ws, either way. */
-export const LiveMessage = z.discriminatedUnion('type', [
-  PingMessage,
-  StemUpdateMessage,
-  PadTriggerMessage,
-  WelcomeMessage,
-  PongMessage,
-  LiveErrorMessage,
-  StemsProgressMessage,
-  StemsPartialMessage,
-  StemsReadyMessage,
-  StemsFailedMessage,
-  ProjectDeletedMessage,
-  StemUpdatedMessage,
-  StemSavedMessage,
-]);
+export const LiveMessage = z.discriminatedUnion('type', [...clientMessages, ...serverOnlyMessages]);
 export type LiveMessage = z.infer<typeof LiveMessage>;
 
 /** What a browser may send. */
