@@ -7,6 +7,8 @@
  *   stage costs about (taps / 4) multiplications per output sample. The analysis decimates by powers of two with it.
  */
 
+import { SampleQueue } from './sample-queue';
+
 /**
  * Half-width of the sinc in zero crossings of the cutoff; sets the transition band. Measured for
  * 48 kHz -> 44.1 kHz: flat (< 0.01 dB) to 19 kHz, -1.1 dB at 20 kHz, -36 dB at 22 kHz, -90 dB at 23 kHz.
@@ -72,10 +74,8 @@ export class Resampler {
  */
 export class ResamplerStream {
   private readonly taps: number;
-  /** Zero-padded input; pending[0] is padded sample `start` (the padding puts `halfTaps` zeros first). */
-  private pending: Float32Array;
-  private pendingLength: number;
-  private start = 0;
+  /** Zero-padded input, by padded position (the padding puts `halfTaps` zeros first). */
+  private readonly pending = new SampleQueue();
   /** Padded index of the next output's first tap, and (n * down) mod up for it. */
   private base = 0;
   private phase = 0;
@@ -90,13 +90,12 @@ export class ResamplerStream {
     private readonly filters: Float32Array,
   ) {
     this.taps = 2 * halfTaps + 1;
-    this.pending = new Float32Array(Math.max(1024, 2 * this.taps));
-    this.pendingLength = halfTaps;
+    this.pending.append(new Float32Array(halfTaps));
   }
 
   /** Samples of input storage held. */
   get held(): number {
-    return this.pending.length;
+    return this.pending.held;
   }
 
   /** The output samples this input completes (none may be ready yet). Equal rates pass the input through. */
@@ -104,7 +103,7 @@ export class ResamplerStream {
     if (this.ended) throw new Error('ResamplerStream: push after end');
     this.pushed += input.length;
     if (this.up === this.down) return input;
-    this.append(input);
+    this.pending.append(input);
     return this.emit(Number.POSITIVE_INFINITY);
   }
 
@@ -113,24 +112,13 @@ export class ResamplerStream {
     if (this.ended) throw new Error('ResamplerStream: end called twice');
     this.ended = true;
     if (this.up === this.down) return new Float32Array(0);
-    this.append(new Float32Array(this.halfTaps + 1));
+    this.pending.append(new Float32Array(this.halfTaps + 1));
     return this.emit(Math.ceil((this.pushed * this.up) / this.down));
-  }
-
-  private append(samples: Float32Array): void {
-    const needed = this.pendingLength + samples.length;
-    if (needed > this.pending.length) {
-      const grown = new Float32Array(Math.max(needed, 2 * this.pending.length));
-      grown.set(this.pending.subarray(0, this.pendingLength));
-      this.pending = grown;
-    }
-    this.pending.set(samples, this.pendingLength);
-    this.pendingLength += samples.length;
   }
 
   private emit(limit: number): Float32Array {
     const { up, down, taps, filters } = this;
-    const available = this.start + this.pendingLength; // padded samples received so far
+    const available = this.pending.end; // padded samples received so far
     // Outputs whose whole filter lies inside what was received (and within `limit`).
     let count = 0;
     for (let base = this.base, phase = this.phase; this.produced + count < limit && base + taps <= available; count++) {
@@ -139,10 +127,11 @@ export class ResamplerStream {
       phase %= up;
     }
     const output = new Float32Array(count);
-    const pending = this.pending;
+    const pending = this.pending.buffer;
+    const start = this.pending.start;
     for (let n = 0; n < count; n++) {
       const row = this.phase * taps;
-      const at = this.base - this.start;
+      const at = this.base - start;
       let sum = 0;
       for (let j = 0; j < taps; j++) sum += pending[at + j] * filters[row + j];
       output[n] = sum;
@@ -151,13 +140,7 @@ export class ResamplerStream {
       this.phase %= up;
     }
     this.produced += count;
-    // Drop what no later output reads.
-    const drop = this.base - this.start;
-    if (drop > 0) {
-      pending.copyWithin(0, drop, this.pendingLength);
-      this.pendingLength -= drop;
-      this.start = this.base;
-    }
+    this.pending.dropBefore(this.base); // what no later output reads
     return output;
   }
 }

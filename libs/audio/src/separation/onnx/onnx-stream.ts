@@ -2,6 +2,7 @@ import { Tensor, type InferenceSession } from 'onnxruntime-node';
 import type { SeparationProgress, StemSet, StemType, StereoAudio } from '../../types';
 import type { MixStatistics } from './mix-normalization';
 import { Resampler, type ResamplerStream } from '../../dsp/resample';
+import { SampleQueue } from '../../dsp/sample-queue';
 import { OverlapAdd, segmentOffsets, segmentStride } from './segments';
 import type { SeparationContract } from './separation-contract';
 
@@ -37,7 +38,7 @@ export interface OnnxStreamSpec {
 export class OnnxSeparationStream {
   private readonly toModel: ResamplerStream[];
   private readonly fromModel: ResamplerStream[];
-  private readonly input: ChannelQueue[] = [new ChannelQueue(), new ChannelQueue()];
+  private readonly input: SampleQueue[] = [new SampleQueue(), new SampleQueue()];
   private readonly overlapAdd: OverlapAdd;
   private readonly stride: number;
   private readonly expectedWindows: number | null;
@@ -150,47 +151,6 @@ export class OnnxSeparationStream {
       stems[stem] = { sampleRate, left: fit(converted[2 * source]), right: fit(converted[2 * source + 1]) };
     });
     return stems;
-  }
-}
-
-/** One channel's model-rate input, kept from the next window's start onwards. */
-class ChannelQueue {
-  private samples = new Float32Array(0);
-  private length = 0;
-  /** Signal position of samples[0]. */
-  private start = 0;
-
-  get held(): number {
-    return this.samples.length;
-  }
-
-  /** Position just past the last sample received. */
-  get end(): number {
-    return this.start + this.length;
-  }
-
-  append(samples: Float32Array): void {
-    if (this.length + samples.length > this.samples.length) {
-      const grown = new Float32Array(Math.max(this.length + samples.length, 2 * this.samples.length));
-      grown.set(this.samples.subarray(0, this.length));
-      this.samples = grown;
-    }
-    this.samples.set(samples, this.length);
-    this.length += samples.length;
-  }
-
-  /** Fills `into` from `position` on; zeros past what was received. */
-  read(position: number, into: Float32Array): void {
-    const from = position - this.start;
-    into.set(this.samples.subarray(from, Math.min(this.length, from + into.length)));
-  }
-
-  dropBefore(position: number): void {
-    const drop = Math.min(this.length, position - this.start);
-    if (drop <= 0) return;
-    this.samples.copyWithin(0, drop, this.length);
-    this.length -= drop;
-    this.start += drop;
   }
 }
 
