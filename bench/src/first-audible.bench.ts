@@ -11,12 +11,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { loadEvalSet } from './eval-set/load';
 import { MIXTURE_FILE } from './eval-set/meta';
-import { signInAt } from '@stemdeck/test-client';
+import { withSignedInBrowser } from './support/stack';
 
-const ROOT = join(__dirname, '..', '..');
 const RUNS = 5;
 
 function renderClip(dataDir: string): string {
@@ -33,30 +31,8 @@ function renderClip(dataDir: string): string {
 }
 
 async function main(): Promise<void> {
-  const stackModule = (await import(join(ROOT, 'scripts', 'stack.mjs'))) as {
-    stackProfile(profile: string): { publicUrl: string; dataDir: string };
-    startInfra(stack: unknown, options: { fresh: boolean }): Promise<void>;
-    startApps(stack: unknown): Promise<void>;
-    stopAll(): Promise<void>;
-  };
-  const stack = stackModule.stackProfile('test');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
-  });
-  try {
-    await stackModule.startInfra(stack, { fresh: true });
-    await stackModule.startApps(stack);
+  await withSignedInBrowser(async ({ stack, context }) => {
     const clip = renderClip(stack.dataDir);
-    const agent = await signInAt(stack.publicUrl, 'demo', 'demo');
-    const context = await browser.newContext();
-    const url = new URL(stack.publicUrl);
-    await context.addCookies(
-      agent.cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), domain: url.hostname, path: '/' };
-      }),
-    );
     const page = await context.newPage();
     await page.goto(`${stack.publicUrl}/app`);
     await page.getByTestId('upload-panel').waitFor();
@@ -103,10 +79,7 @@ async function main(): Promise<void> {
         2,
       ),
     );
-  } finally {
-    await browser.close();
-    await stackModule.stopAll();
-  }
+  });
 }
 
 main().catch((error: Error) => {

@@ -10,11 +10,10 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { STEM_TYPES } from '@stemdeck/audio';
-import { signInAt, type SignedInAgent } from '@stemdeck/test-client';
-
-const ROOT = join(__dirname, '..', '..');
+import type { SignedInAgent } from '@stemdeck/test-client';
+import { withSignedInBrowser } from './support/stack';
 
 function argument(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -52,30 +51,8 @@ async function openStudio(page: Page, baseUrl: string, projectId: string): Promi
 
 async function main(): Promise<void> {
   const runs = argument('runs', 30);
-  const stackModule = (await import(join(ROOT, 'scripts', 'stack.mjs'))) as {
-    stackProfile(profile: string): { publicUrl: string; dataDir: string };
-    startInfra(stack: unknown, options: { fresh: boolean }): Promise<void>;
-    startApps(stack: unknown): Promise<void>;
-    stopAll(): Promise<void>;
-  };
-  const stack = stackModule.stackProfile('test');
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--autoplay-policy=no-user-gesture-required'],
-  });
-  try {
-    await stackModule.startInfra(stack, { fresh: true });
-    await stackModule.startApps(stack);
-    const agent = await signInAt(stack.publicUrl, 'demo', 'demo');
+  await withSignedInBrowser(async ({ stack, agent, context }) => {
     const projectId = await uploadProject(agent, renderClip(stack.dataDir));
-    const context = await browser.newContext();
-    const url = new URL(stack.publicUrl);
-    await context.addCookies(
-      agent.cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name: name!, value: value.join('='), domain: url.hostname, path: '/' };
-      }),
-    );
     const [changer, follower] = [await context.newPage(), await context.newPage()];
     for (const page of [changer, follower]) await openStudio(page, stack.publicUrl, projectId);
 
@@ -111,10 +88,7 @@ async function main(): Promise<void> {
     const ms = (value: number) => Math.round(value * 10) / 10;
     console.log('runs (ms):', JSON.stringify(latencies.map(ms)));
     console.log(JSON.stringify({ runs: latencies.length, minMs: ms(sorted[0]!), medianMs: ms(at(0.5)), p90Ms: ms(at(0.9)), maxMs: ms(sorted.at(-1)!) }, null, 2));
-  } finally {
-    await browser.close();
-    await stackModule.stopAll();
-  }
+  });
 }
 
 main().catch((error: Error) => {
