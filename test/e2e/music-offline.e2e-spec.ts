@@ -6,7 +6,7 @@ import { launchBrowser } from '../support/browser';
 jest.setTimeout(60_000);
 
 const RATE = 44100;
-const HARNESS = join(__dirname, '..', '..', 'frontend', 'src', 'music', 'testing', 'offline.harness.ts');
+const HARNESS = join(__dirname, '..', '..', 'frontend', 'src', 'instruments', 'testing', 'offline.harness.ts');
 
 type Harness = {
   drumPattern(bpm: number, seconds: number, rows?: string[]): Promise<string>;

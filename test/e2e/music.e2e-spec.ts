@@ -9,7 +9,7 @@ import { signIn } from '../support/sign-in';
 
 jest.setTimeout(90_000);
 
-/** The port the studio's OSC client expects the bridge on (frontend/src/music/oscBridgeClient.ts). */
+/** The port the studio's OSC client expects the bridge on (frontend/src/instruments/oscBridgeClient.ts). */
 const BRIDGE_PORT = 7400;
 
 describe('music in Chromium', () => {

@@ -1,7 +1,7 @@
 import { configureStore } from '@reduxjs/toolkit';
 import { api } from '../api/api';
 import { liveSlice } from '../features/live/liveSlice';
-import { projectSlice } from '../features/separator/projectSlice';
+import { projectSlice } from '../features/project/projectSlice';
 import { transportSlice } from '../features/transport/transportSlice';
 
 export function createStore() {

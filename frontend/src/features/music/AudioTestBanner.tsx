@@ -1,7 +1,7 @@
 import { Button, Card, HStack, Text } from '@chakra-ui/react';
 import { Volume2 } from 'lucide-react';
 import { useState } from 'react';
-import { instrumentRack } from '../../music/instrumentRack';
+import { instrumentRack } from '../../instruments/instrumentRack';
 
 type Outcome = 'untested' | 'playing' | 'working' | 'failed';
 

@@ -1,8 +1,8 @@
 import { Button, Card, Heading, SimpleGrid, Text } from '@chakra-ui/react';
 import { Play, Square } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { DEMO_SONGS } from '../../music/demoSongs';
-import { instrumentRack, onInstrumentRack } from '../../music/instrumentRack';
+import { DEMO_SONGS } from '../../instruments/demoSongs';
+import { instrumentRack, onInstrumentRack } from '../../instruments/instrumentRack';
 
 /** The demo songs: Basic Beat, Melody & Chords, Full Track. */
 export function DemoSongsPanel() {

@@ -1,9 +1,9 @@
 import { Box, Button, Card, Grid, HStack, Heading, Stack, Text } from '@chakra-ui/react';
 import { Play, Square, Trash2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { DRUMS, type DrumId } from '../../music/drumKit';
-import { instrumentRack, onInstrumentRack, type InstrumentRack } from '../../music/instrumentRack';
-import { BPM_DEFAULT, BPM_MAX, BPM_MIN, clampBpm, defaultPattern, emptyPattern, SEQUENCER_ROWS, STEPS, type Pattern } from '../../music/sequencer';
+import { DRUMS, type DrumId } from '../../instruments/drumKit';
+import { instrumentRack, onInstrumentRack, type InstrumentRack } from '../../instruments/instrumentRack';
+import { BPM_DEFAULT, BPM_MAX, BPM_MIN, clampBpm, defaultPattern, emptyPattern, SEQUENCER_ROWS, STEPS, type Pattern } from '../../instruments/sequencer';
 import { useKeys } from './useKeys';
 
 const HIT_MS = 150;

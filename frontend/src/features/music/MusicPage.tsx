@@ -1,7 +1,7 @@
 import { Box, Button, Container, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { currentInstrumentRack, onInstrumentRack } from '../../music/rackRegistry';
+import { currentInstrumentRack, onInstrumentRack } from '../../instruments/rackRegistry';
 import { PageHeader } from '../../ui/PageHeader';
 import { AudioTestBanner } from './AudioTestBanner';
 import { DemoSongsPanel } from './DemoSongsPanel';

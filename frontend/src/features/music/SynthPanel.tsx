@@ -1,8 +1,8 @@
 import { Box, Card, Flex, Heading, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
-import { listenToInputs, midiAccess, type MidiInputDevice } from '../../music/midiInput';
-import { instrumentRack, onInstrumentRack } from '../../music/instrumentRack';
-import { BASE_MIDI_NOTE, KEY_TO_SEMITONE, SYNTH_DEFAULTS, SYNTH_LIMITS, WAVEFORMS, type SynthSettings, type Waveform } from '../../music/synth';
+import { listenToInputs, midiAccess, type MidiInputDevice } from '../../instruments/midiInput';
+import { instrumentRack, onInstrumentRack } from '../../instruments/instrumentRack';
+import { BASE_MIDI_NOTE, KEY_TO_SEMITONE, SYNTH_DEFAULTS, SYNTH_LIMITS, WAVEFORMS, type SynthSettings, type Waveform } from '../../instruments/synth';
 import { useKeys } from './useKeys';
 
 const NOTE_NAMES = ['C', 'C#', 'D', 'D#', 'E', 'F', 'F#', 'G', 'G#', 'A', 'A#', 'B'];

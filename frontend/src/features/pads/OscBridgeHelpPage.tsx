@@ -1,7 +1,7 @@
 import { Box, Button, Code, Container, Heading, List, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { OSC_PREFIX } from '../../audio/playbackEvents';
-import { DEFAULT_OSC_TARGET } from '../../music/oscBridgeClient';
+import { DEFAULT_OSC_TARGET } from '../../instruments/oscBridgeClient';
 import { PageHeader } from '../../ui/PageHeader';
 
 /** Where the studio's "How to set up the OSC bridge" link leads; part of the app, so it works offline. */

@@ -5,10 +5,10 @@ import { ensureAudioContext, onAudioContext } from '../../audio/audioContext';
 import { masterBus, type MasterEffect } from '../../audio/masterEffects';
 import { studioPlayer } from '../../audio/studioPlayer';
 import { useAppSelector } from '../../app/hooks';
-import { controlOutputs, type MidiOutputDevice } from '../../music/controlOutputs';
-import { DEFAULT_OSC_TARGET, parseTarget, type OscBridgeStatus } from '../../music/oscBridgeClient';
+import { controlOutputs, type MidiOutputDevice } from '../../instruments/controlOutputs';
+import { DEFAULT_OSC_TARGET, parseTarget, type OscBridgeStatus } from '../../instruments/oscBridgeClient';
 import { useLiveChannel } from '../live/useLiveConnection';
-import { useStudioProject } from '../separator/StudioProjectContext';
+import { useStudioProject } from '../project/StudioProjectContext';
 import { OSC_BRIDGE_HELP_PATH } from './OscBridgeHelpPage';
 
 /** A hit pad lights for 150 ms; every hit is sent at velocity 127. */

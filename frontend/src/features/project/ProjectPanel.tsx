@@ -11,7 +11,7 @@ import { StemMixer } from './StemMixer';
  * is open): the separation progress; with a project, its timeline; with stems, the mixer; then the user's
  * project library.
  */
-export function SeparatorPanel({ upload }: { upload: ReactNode }) {
+export function ProjectPanel({ upload }: { upload: ReactNode }) {
   const { project, stems } = useAppSelector((s) => s.project);
   return (
     <Stack gap="4">
