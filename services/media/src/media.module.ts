@@ -12,6 +12,7 @@ import { ProjectQueries } from './projects/project.queries';
 import { RenameProjectUseCase } from './projects/rename-project.usecase';
 import { ProjectRepository } from './projects/project.repository';
 import { PROJECT_MODEL, ProjectSchema } from './projects/project.schema';
+import { PROJECT_PORT_BINDINGS } from './projects/project.providers';
 import { EngineRegistry } from './separation/engine-registry';
 import { MediaEventsPublisher } from './separation/media-events.publisher';
 import { RequestSeparationUseCase } from './separation/request-separation.usecase';
@@ -24,6 +25,7 @@ import { SEPARATION_PORT_BINDINGS } from './separation/separation.providers';
 import { StemRepository } from './stems/stem.repository';
 import { STEM_MODEL, StemSchema } from './stems/stem.schema';
 import { StemQueries } from './stems/stem.queries';
+import { STEM_PORT_BINDINGS } from './stems/stem.providers';
 import { UpdateStemUseCase } from './stems/update-stem.usecase';
 import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
 
@@ -78,6 +80,8 @@ export class MediaModule implements OnApplicationShutdown {
         RunSeparationUseCase,
         SeparationWorker,
         ...SEPARATION_PORT_BINDINGS,
+        ...PROJECT_PORT_BINDINGS,
+        ...STEM_PORT_BINDINGS,
         ...CLOCK_AND_ID_BINDINGS,
       ],
     };

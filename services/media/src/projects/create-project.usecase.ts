@@ -1,16 +1,21 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { CreateProjectBody, Project } from '@stemdeck/proto';
-import { randomUUID } from 'node:crypto';
-import { ProjectRepository, toProject } from './project.repository';
+import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '../clock';
+import { PROJECT_STORE, type ProjectStore } from './project.ports';
+import { toProject } from './project.repository';
 
 /** A project without an upload (POST /api/projects) — a named container for later audio. */
 @Injectable()
 export class CreateProjectUseCase {
-  constructor(private readonly projects: ProjectRepository) {}
+  constructor(
+    @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'create'>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
 
   async execute(ownerId: string, body: CreateProjectBody): Promise<Project> {
     const doc = await this.projects.create({
-      _id: randomUUID(),
+      _id: this.ids.randomUUID(),
       ownerId,
       name: body.name,
       originalFile: body.originalFile,
@@ -23,7 +28,7 @@ export class CreateProjectUseCase {
       audioContentType: null,
       analysis: null,
       activeEngine: null,
-      createdAt: new Date(),
+      createdAt: new Date(this.clock.now()),
     });
     return toProject(doc);
   }

@@ -1,27 +1,28 @@
-import type { MediaEvent } from '@stemdeck/proto';
+import type { StemStore } from '../stems/stem.ports';
+import { projectDocument } from '../testing/in-memory-project-store';
+import { RecordingEvents } from '../testing/recording-publishers';
 import { DeleteProjectUseCase } from './delete-project.usecase';
-import type { ProjectDocument } from './project.schema';
+import type { ProjectJobs, ProjectStorage, ProjectStore } from './project.ports';
 
 const OWNER = 'owner-1';
 const PROJECT = 'project-1';
 
+/** Fakes that record every change in one list, so the order of the deletion's steps shows. */
 function setUp(options: { exists: boolean }) {
   const calls: string[] = [];
-  const events: MediaEvent[] = [];
-  const projects = {
-    findOwned: async (ownerId: string, projectId: string) =>
-      options.exists && ownerId === OWNER && projectId === PROJECT ? ({ _id: PROJECT, ownerId } as ProjectDocument) : null,
-    deleteOwned: async (ownerId: string, projectId: string) => void calls.push(`project ${ownerId}/${projectId}`),
+  const projects: Pick<ProjectStore, 'findOwned' | 'deleteOwned'> = {
+    findOwned: async (ownerId, projectId) => (options.exists && ownerId === OWNER && projectId === PROJECT ? projectDocument({ _id: PROJECT, ownerId }) : null),
+    deleteOwned: async (ownerId, projectId) => void calls.push(`project ${ownerId}/${projectId}`),
   };
-  const stems = { deleteForProject: async (ownerId: string, projectId: string) => void calls.push(`stems ${ownerId}/${projectId}`) };
-  const jobs = { deleteForProject: async (ownerId: string, projectId: string) => void calls.push(`jobs ${ownerId}/${projectId}`) };
-  const storage = {
-    listIncompleteUploads: async (prefix: string) => [`${prefix}stems/fast/vocals.wav`],
-    discard: async (key: string) => void calls.push(`discard ${key}`),
-    removePrefix: async (prefix: string) => void calls.push(`remove ${prefix}`),
+  const stems: Pick<StemStore, 'deleteForProject'> = { deleteForProject: async (ownerId, projectId) => void calls.push(`stems ${ownerId}/${projectId}`) };
+  const jobs: Pick<ProjectJobs, 'deleteForProject'> = { deleteForProject: async (ownerId, projectId) => void calls.push(`jobs ${ownerId}/${projectId}`) };
+  const storage: ProjectStorage = {
+    listIncompleteUploads: async (prefix) => [`${prefix}stems/fast/vocals.wav`],
+    discard: async (key) => void calls.push(`discard ${key}`),
+    removePrefix: async (prefix) => void calls.push(`remove ${prefix}`),
   };
-  const publisher = { publish: (event: MediaEvent) => void events.push(event) };
-  return { calls, events, useCase: new DeleteProjectUseCase(projects, stems, jobs, storage, publisher) };
+  const events = new RecordingEvents();
+  return { calls, events, useCase: new DeleteProjectUseCase(projects, stems, jobs, storage, events) };
 }
 
 describe('DeleteProjectUseCase', () => {
@@ -34,13 +35,13 @@ describe('DeleteProjectUseCase', () => {
       expect.arrayContaining([`stems ${OWNER}/${PROJECT}`, `jobs ${OWNER}/${PROJECT}`, `discard ${prefix}stems/fast/vocals.wav`, `remove ${prefix}`]),
     );
     expect(calls).toHaveLength(5);
-    expect(events).toEqual([{ type: 'project_deleted', ownerId: OWNER, projectId: PROJECT }]);
+    expect(events.published).toEqual([{ type: 'project_deleted', ownerId: OWNER, projectId: PROJECT }]);
   });
 
   it("answers 404 for a project that is missing or someone else's, touching nothing", async () => {
     const { calls, events, useCase } = setUp({ exists: false });
     await expect(useCase.execute(OWNER, PROJECT)).rejects.toMatchObject({ status: 404 });
     expect(calls).toEqual([]);
-    expect(events).toEqual([]);
+    expect(events.published).toEqual([]);
   });
 });

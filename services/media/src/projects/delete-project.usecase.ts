@@ -1,16 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
+import { RpcFailure } from '@stemdeck/platform';
 import { projectPrefix } from '@stemdeck/proto';
-import { MediaEventsPublisher } from '../separation/media-events.publisher';
-import { SeparationJobRepository } from '../separation/separation-job.repository';
-import { StemRepository } from '../stems/stem.repository';
-import { PROJECT_NOT_FOUND, ProjectRepository } from './project.repository';
-
-type Projects = Pick<ProjectRepository, 'findOwned' | 'deleteOwned'>;
-type Stems = Pick<StemRepository, 'deleteForProject'>;
-type Jobs = Pick<SeparationJobRepository, 'deleteForProject'>;
-type Storage = Pick<ObjectStorageAdapter, 'removePrefix' | 'listIncompleteUploads' | 'discard'>;
-type Events = Pick<MediaEventsPublisher, 'publish'>;
+import { SEPARATION_EVENTS, type SeparationEvents } from '../separation/separation.ports';
+import { STEM_STORE, type StemStore } from '../stems/stem.ports';
+import { PROJECT_JOBS, PROJECT_STORAGE, PROJECT_STORE, type ProjectJobs, type ProjectStorage, type ProjectStore } from './project.ports';
+import { PROJECT_NOT_FOUND } from './project.repository';
 
 /**
  * Removes a project and everything kept for it: its documents (project, stems of every engine, separation
@@ -24,11 +18,11 @@ export class DeleteProjectUseCase {
   private readonly logger = new Logger(DeleteProjectUseCase.name);
 
   constructor(
-    @Inject(ProjectRepository) private readonly projects: Projects,
-    @Inject(StemRepository) private readonly stems: Stems,
-    @Inject(SeparationJobRepository) private readonly jobs: Jobs,
-    @Inject(ObjectStorageAdapter) private readonly storage: Storage,
-    @Inject(MediaEventsPublisher) private readonly events: Events,
+    @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'findOwned' | 'deleteOwned'>,
+    @Inject(STEM_STORE) private readonly stems: Pick<StemStore, 'deleteForProject'>,
+    @Inject(PROJECT_JOBS) private readonly jobs: Pick<ProjectJobs, 'deleteForProject'>,
+    @Inject(PROJECT_STORAGE) private readonly storage: ProjectStorage,
+    @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
   ) {}
 
   async execute(ownerId: string, projectId: string): Promise<{ id: string }> {

@@ -1,19 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { ObjectLocation, Project, SpotifyFeatures } from '@stemdeck/proto';
-import { SeparationJobRepository, toSeparationJob } from '../separation/separation-job.repository';
-import { PROJECT_NOT_FOUND, ProjectRepository, toProject } from './project.repository';
+import { toSeparationJob } from '../separation/separation-job.repository';
+import { PROJECT_JOBS, PROJECT_STORE, type ProjectJobs, type ProjectStore } from './project.ports';
+import { PROJECT_NOT_FOUND, toProject } from './project.repository';
 import type { ProjectDocument } from './project.schema';
-
-type Projects = Pick<ProjectRepository, 'findOwned' | 'listOwned'>;
-type Jobs = Pick<SeparationJobRepository, 'latestPerEngine'>;
 
 /** The owner's project reads (nothing here changes anything); another user's project is 404, as a missing one. */
 @Injectable()
 export class ProjectQueries {
   constructor(
-    @Inject(ProjectRepository) private readonly projects: Projects,
-    @Inject(SeparationJobRepository) private readonly jobs: Jobs,
+    @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'findOwned' | 'listOwned'>,
+    @Inject(PROJECT_JOBS) private readonly jobs: Pick<ProjectJobs, 'latestPerEngine'>,
   ) {}
 
   /** The owner's projects, newest first, each with its newest job per engine (the library shows their state). */

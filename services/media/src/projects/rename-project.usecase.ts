@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { Project } from '@stemdeck/proto';
-import { PROJECT_NOT_FOUND, ProjectRepository, toProject } from './project.repository';
-
-type Projects = Pick<ProjectRepository, 'renameOwned'>;
+import { PROJECT_STORE, type ProjectStore } from './project.ports';
+import { PROJECT_NOT_FOUND, toProject } from './project.repository';
 
 export interface RenameProjectCommand {
   ownerId: string;
@@ -15,7 +14,7 @@ export interface RenameProjectCommand {
 /** Renames one of the owner's projects; a missing project or someone else's is 404 and nothing changes. */
 @Injectable()
 export class RenameProjectUseCase {
-  constructor(@Inject(ProjectRepository) private readonly projects: Projects) {}
+  constructor(@Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'renameOwned'>) {}
 
   async execute({ ownerId, projectId, name }: RenameProjectCommand): Promise<Project> {
     const project = await this.projects.renameOwned(ownerId, projectId, name);

@@ -1,5 +1,5 @@
-import type { EngineName } from '@stemdeck/proto';
-import type { ProjectDocument } from '../projects/project.schema';
+import { InMemoryProjectStore } from '../testing/in-memory-project-store';
+import type { StemStore } from './stem.ports';
 import { StemQueries } from './stem.queries';
 import type { StemDocument } from './stem.schema';
 
@@ -19,17 +19,15 @@ const stem = (projectId: string, type: StemDocument['type'], objectKey: string):
 });
 
 function setUp() {
-  const projects: Record<string, Pick<ProjectDocument, 'activeEngine'>> = { separated: { activeEngine: 'fast' }, waiting: { activeEngine: null } };
-  const stems = [stem('separated', 'vocals', 'users/owner-1/projects/separated/stems/fast/vocals.flac'), stem('separated', 'drums', 'old/drums.wav')];
-  return new StemQueries(
-    {
-      findOwned: async (ownerId: string, projectId: string) => (ownerId === OWNER && projects[projectId] ? ({ _id: projectId, ownerId, ...projects[projectId] } as ProjectDocument) : null),
-    },
-    {
-      listOwned: async (ownerId: string, projectId: string, engine: EngineName) => stems.filter((s) => s.ownerId === ownerId && s.projectId === projectId && s.engine === engine),
-      findOwned: async (ownerId: string, stemId: string) => stems.find((s) => s.ownerId === ownerId && s._id === stemId) ?? null,
-    },
-  );
+  const projects = new InMemoryProjectStore();
+  projects.add({ _id: 'separated', ownerId: OWNER, activeEngine: 'fast' });
+  projects.add({ _id: 'waiting', ownerId: OWNER, activeEngine: null });
+  const stored = [stem('separated', 'vocals', 'users/owner-1/projects/separated/stems/fast/vocals.flac'), stem('separated', 'drums', 'old/drums.wav')];
+  const stems: Pick<StemStore, 'listOwned' | 'findOwned'> = {
+    listOwned: async (ownerId, projectId, engine) => stored.filter((s) => s.ownerId === ownerId && s.projectId === projectId && s.engine === engine),
+    findOwned: async (ownerId, stemId) => stored.find((s) => s.ownerId === ownerId && s._id === stemId) ?? null,
+  };
+  return new StemQueries(projects, stems);
 }
 
 describe('StemQueries', () => {

@@ -2,11 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { ObjectLocation, StemRecord } from '@stemdeck/proto';
 import { stemContentType } from '@stemdeck/proto';
-import { PROJECT_NOT_FOUND, ProjectRepository } from '../projects/project.repository';
-import { StemRepository, toStem } from './stem.repository';
-
-type Projects = Pick<ProjectRepository, 'findOwned'>;
-type Stems = Pick<StemRepository, 'listOwned' | 'findOwned'>;
+import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
+import { PROJECT_NOT_FOUND } from '../projects/project.repository';
+import { STEM_STORE, type StemStore } from './stem.ports';
+import { toStem } from './stem.repository';
 
 /**
  * The owner's stem reads: a project's active stems and where a stem's audio is stored. Another user's stem
@@ -15,8 +14,8 @@ type Stems = Pick<StemRepository, 'listOwned' | 'findOwned'>;
 @Injectable()
 export class StemQueries {
   constructor(
-    @Inject(ProjectRepository) private readonly projects: Projects,
-    @Inject(StemRepository) private readonly stems: Stems,
+    @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'findOwned'>,
+    @Inject(STEM_STORE) private readonly stems: Pick<StemStore, 'listOwned' | 'findOwned'>,
   ) {}
 
   /** The active engine's stems; empty until the first separation has finished. */

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { StemRecord, UpdateStemBody } from '@stemdeck/proto';
-import { MediaEventsPublisher } from '../separation/media-events.publisher';
-import { StemRepository, toStem } from './stem.repository';
-
-type Stems = Pick<StemRepository, 'updateOwned'>;
-type Events = Pick<MediaEventsPublisher, 'publish'>;
+import { SEPARATION_EVENTS, type SeparationEvents } from '../separation/separation.ports';
+import { STEM_STORE, type StemStore } from './stem.ports';
+import { toStem } from './stem.repository';
 
 export interface UpdateStemCommand {
   ownerId: string;
@@ -24,8 +22,8 @@ export interface UpdateStemCommand {
 @Injectable()
 export class UpdateStemUseCase {
   constructor(
-    @Inject(StemRepository) private readonly stems: Stems,
-    @Inject(MediaEventsPublisher) private readonly events: Events,
+    @Inject(STEM_STORE) private readonly stems: Pick<StemStore, 'updateOwned'>,
+    @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
   ) {}
 
   async execute({ ownerId, stemId, changes, origin }: UpdateStemCommand): Promise<StemRecord> {
