@@ -9,6 +9,7 @@ import { BeginLoginUseCase } from './auth/usecases/begin-login.usecase';
 import { CompleteLoginUseCase } from './auth/usecases/complete-login.usecase';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
+import { CLOCK_AND_ID_BINDINGS } from './clock';
 import { CheckReadinessUseCase } from './health/check-readiness.usecase';
 import { HealthController } from './health/health.controller';
 import { LiveHub } from './live/live.hub';
@@ -57,6 +58,7 @@ export class AppModule {
         StemUpdateCommand,
         MediaClient,
         ReceiveUploadUseCase,
+        ...CLOCK_AND_ID_BINDINGS,
       ],
     };
   }

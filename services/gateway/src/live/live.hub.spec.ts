@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { Clock, IdGenerator } from '../clock';
 import type { GatewayConfig } from '../config';
 import { LiveHub } from './live.hub';
 
@@ -66,6 +67,23 @@ class FakeDuplex extends EventEmitter {
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The hub's time: a fixed instant unless a test moves it. */
+const SERVER_TIME = Date.parse('2025-06-01T12:00:00.000Z');
+class FixedClock implements Clock {
+  time = SERVER_TIME;
+  now(): number {
+    return this.time;
+  }
+}
+
+/** Connection ids `conn-1`, `conn-2`, … in the order sockets are accepted. */
+class SequentialIds implements IdGenerator {
+  private issued = 0;
+  randomUUID(): string {
+    return `conn-${++this.issued}`;
+  }
+}
+
 /**
  * The hub with everything around it faked: an HTTP server that only emits `upgrade`, a session middleware
  * that signs in whoever the cookie names, and the WebSocket handshake replaced by handing over a fake
@@ -79,7 +97,8 @@ function setUp() {
     next();
   };
   const config = { LIVE_HEARTBEAT_SECONDS: 1, allowedOrigins: new Set([ORIGIN]) } as GatewayConfig;
-  const hub = new LiveHub({ httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost, sessionMiddleware, config);
+  const clock = new FixedClock();
+  const hub = new LiveHub({ httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost, sessionMiddleware, config, clock, new SequentialIds());
   let next: FakeSocket | undefined;
   jest.spyOn(WebSocketServer.prototype, 'handleUpgrade').mockImplementation(function (this: WebSocketServer, _req, _socket, _head, accept) {
     const ws = next ?? new FakeSocket();
@@ -100,7 +119,7 @@ function setUp() {
     await settle();
     return { socket, refusal: duplex.written.split('\r\n')[0] ?? '', duplex };
   }
-  return { hub, connect };
+  return { hub, clock, connect };
 }
 
 afterEach(() => {
@@ -112,7 +131,24 @@ describe('LiveHub', () => {
   it('welcomes a signed-in socket with its user, its own connection id and the protocol version', async () => {
     const { hub, connect } = setUp();
     const { socket } = await connect('ana');
-    expect(socket.sent).toEqual([{ type: 'welcome', userId: 'ana', connectionId: expect.any(String), protocol: LIVE_PROTOCOL_VERSION }]);
+    expect(socket.sent).toEqual([{ type: 'welcome', userId: 'ana', connectionId: 'conn-1', protocol: LIVE_PROTOCOL_VERSION }]);
+    hub.onApplicationShutdown();
+  });
+
+  it("takes each socket's connection id from the id generator and a pong's serverTime from the clock", async () => {
+    const { hub, clock, connect } = setUp();
+    const tabA = (await connect('ana')).socket;
+    const tabB = (await connect('ana')).socket;
+    expect([tabA.sent[0], tabB.sent[0]]).toMatchObject([{ type: 'welcome', connectionId: 'conn-1' }, { type: 'welcome', connectionId: 'conn-2' }]);
+    tabA.receive('{"type":"ping","id":"p-1"}');
+    await settle();
+    clock.time += 1500;
+    tabA.receive('{"type":"ping"}');
+    await settle();
+    expect(tabA.sent.slice(1)).toEqual([
+      { type: 'pong', id: 'p-1', serverTime: SERVER_TIME },
+      { type: 'pong', id: null, serverTime: SERVER_TIME + 1500 },
+    ]);
     hub.onApplicationShutdown();
   });
 
@@ -168,7 +204,7 @@ describe('LiveHub', () => {
     ]);
     socket.receive('{"type":"ping","id":"p-1"}');
     await settle();
-    expect(socket.sent.at(-1)).toEqual({ type: 'pong', id: 'p-1', serverTime: expect.any(Number) });
+    expect(socket.sent.at(-1)).toEqual({ type: 'pong', id: 'p-1', serverTime: SERVER_TIME });
     expect(socket.readyState).toBe(WebSocket.OPEN);
     hub.onApplicationShutdown();
   });

@@ -2,10 +2,10 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Request, RequestHandler, Response } from 'express';
 import { LIVE_PROTOCOL_VERSION, MAX_LIVE_MESSAGE_BYTES, parseClientFrame, type LiveClientMessage, type LiveMessageOf, type LiveServerMessage } from '@stemdeck/proto';
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '../clock';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { requestOrigin } from '../security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from '../session/session.middleware';
@@ -43,8 +43,10 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     private readonly adapterHost: HttpAdapterHost,
     @Inject(SESSION_MIDDLEWARE) private readonly sessionMiddleware: RequestHandler,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {
-    this.on('ping', (client, message) => client.send({ type: 'pong', id: message.id ?? null, serverTime: Date.now() }));
+    this.on('ping', (client, message) => client.send({ type: 'pong', id: message.id ?? null, serverTime: this.clock.now() }));
   }
 
   on<T extends LiveClientMessage['type']>(type: T, handler: LiveHandler<T>): void {
@@ -100,7 +102,7 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     const alive = ws as WebSocket & { isAlive?: boolean };
     alive.isAlive = true;
     ws.on('pong', () => (alive.isAlive = true));
-    const connectionId = randomUUID();
+    const connectionId = this.ids.randomUUID();
     const sockets = this.socketsByUser.get(user.id) ?? new Map<string, WebSocket>();
     sockets.set(connectionId, ws);
     this.socketsByUser.set(user.id, sockets);
