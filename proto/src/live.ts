@@ -60,6 +60,8 @@ export const StemsPartialMessage = z.object({ type: z.literal('stems_partial'), 
 export const StemsReadyMessage = z.object({ type: z.literal('stems_ready'), projectId: z.string(), engine: EngineName, stems: z.array(Stem) });
 export const StemsFailedMessage = z.object({ type: z.literal('stems_failed'), projectId: z.string(), engine: EngineName, message: z.string() });
 export const ProjectDeletedMessage = z.object({ type: z.literal('project_deleted'), projectId: z.string() });
+/** An upload's analysis has finished: tempo, key and the decoded length of the recording. */
+export const ProjectAnalysedMessage = z.object({ type: z.literal('project_analysed'), projectId: z.string(), bpm: z.number(), key: z.string(), duration: z.number() });
 /** A stored mixer change, to every socket of the owner but the one that made it: apply `changes` to `stem.id`. */
 export const StemUpdatedMessage = z.object({ type: z.literal('stem_updated'), stem: Stem, changes: UpdateStemBody });
 export type StemUpdatedMessage = z.infer<typeof StemUpdatedMessage>;
@@ -78,6 +80,7 @@ const serverOnlyMessages = [
   StemsReadyMessage,
   StemsFailedMessage,
   ProjectDeletedMessage,
+  ProjectAnalysedMessage,
   StemUpdatedMessage,
   StemSavedMessage,
 ] as const;

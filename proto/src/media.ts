@@ -101,6 +101,11 @@ export const SeparationJob = z.object({
   status: z.enum(SEPARATION_JOB_STATUSES),
   progress: z.number().min(0).max(1),
   error: z.string().nullable(),
+  /**
+   * While the job runs: how many seconds of every stem are already stored and playable (progressive stems),
+   * so a client that missed `stems_partial` can load them; null before that.
+   */
+  partialSeconds: z.number().nullable().optional(),
 });
 export type SeparationJob = z.infer<typeof SeparationJob>;
 
@@ -130,9 +135,13 @@ export const IngestUploadRequest = z.object({
   sizeBytes: z.number().int().nonnegative(),
 });
 export type IngestUploadRequest = z.infer<typeof IngestUploadRequest>;
-export const IngestUploadReply = replyOf(
-  z.object({ project: Project, analysis: z.object({ bpm: z.number(), key: z.string() }), job: SeparationJob.nullable() }),
-);
+/**
+ * The upload's answer once its content is known to be a song: the project (tempo and key still null) and
+ * the durable job that extracts, analyses and separates it. The analysis follows as `project_analysed`.
+ */
+export const IngestUploadAnswer = z.object({ project: Project, job: SeparationJob.nullable() });
+export type IngestUploadAnswer = z.infer<typeof IngestUploadAnswer>;
+export const IngestUploadReply = replyOf(IngestUploadAnswer);
 
 export const CreateProjectBody = z.object({
   name: z.string().trim().min(1, 'Required').max(200),
@@ -173,6 +182,11 @@ export const ObjectLocationReply = replyOf(ObjectLocation);
 
 export const AnalysisReply = replyOf(z.object({ spotifyFeatures: SpotifyFeatures, loudnessLufs: z.number() }));
 
+/** GET /api/projects/:id/stems?engine=: which engine's stems (the active engine's when absent). */
+export const StemsQuery = z.object({ engine: EngineName.optional() });
+/** A project's stems: the active engine's, or with `engine` that engine's (a running job's first seconds). */
+export const ListStemsRequest = ProjectRequest.extend(StemsQuery.shape);
+export type ListStemsRequest = z.infer<typeof ListStemsRequest>;
 export const ListStemsReply = replyOf(z.array(StemRecord));
 
 export const UpdateStemBody = z
@@ -223,6 +237,8 @@ export const MediaEvent = z.discriminatedUnion('type', [
    * its own records of a project (exports, mastering) subscribes to MEDIA_EVENTS_WILDCARD and removes them.
    */
   z.object({ type: z.literal('project_deleted'), ownerId: z.string(), projectId: z.string() }),
+  /** The ingest job has analysed the whole recording: its tempo, key and decoded length are stored. */
+  z.object({ type: z.literal('project_analysed'), ownerId: z.string(), projectId: z.string(), bpm: z.number(), key: z.string(), duration: z.number() }),
   /**
    * A mixer change was stored: `stem` is the stored state, `changes` the fields this change set (a tab
    * applies only those, so a change of its own still on its way is not undone). `origin` is the live

@@ -55,20 +55,26 @@ describe('POST /api/upload', () => {
   const folders = async () => [...new Set((await objectKeys(ownerPrefix)).map((key) => key.split('/')[3]))].sort();
   const projectCount = async () => ((await (await demo.fetch('/api/projects')).json()) as unknown[]).length;
 
-  it('takes an mp3 in the `audio` field, answers with the project and analysis, and pushes stems over /ws', async () => {
+  it('takes an mp3 in the `audio` field, answers with the project, and pushes its analysis and stems over /ws', async () => {
     const live = await listen(demo);
     const clip = makeClip('song.mp3', 12, { codecArgs: ['-b:a', '128k'] });
     const response = await upload(demo, clip);
     expect(response.status).toBe(201);
-    const body = (await response.json()) as { project: Record<string, unknown>; analysis: { bpm: number; key: string } };
+    const body = (await response.json()) as { project: Record<string, unknown>; job: { status: string; engine: string } };
     expect(body.project).toMatchObject({ id: expect.any(String), name: 'song', originalFile: 'song.mp3', source: 'audio' });
     expect(body.project.duration).toBeCloseTo(12, 0);
-    expect(body.analysis.bpm).toBeGreaterThanOrEqual(60);
-    expect(body.analysis.bpm).toBeLessThanOrEqual(200);
-    expect(body.analysis.key).toMatch(/^[A-G]#? (major|minor)$/);
-    expect(body.project).toMatchObject({ bpm: body.analysis.bpm, key: body.analysis.key });
+    expect(body.job).toMatchObject({ engine: 'fast', status: 'queued' });
+    expect(body).not.toHaveProperty('analysis');
 
     const projectId = body.project.id as string;
+    // The analysis is the job's: it arrives as an event, and the project read then carries it.
+    const analysis = await live.waitFor((e) => e.type === 'project_analysed' && e.projectId === projectId, 30_000);
+    expect(analysis.bpm).toBeGreaterThanOrEqual(60);
+    expect(analysis.bpm).toBeLessThanOrEqual(200);
+    expect(analysis.key).toMatch(/^[A-G]#? (major|minor)$/);
+    expect(analysis.duration).toBeCloseTo(12, 0);
+    const stored = (await (await demo.fetch(`/api/projects/${projectId}`)).json()) as Record<string, unknown>;
+    expect(stored).toMatchObject({ bpm: analysis.bpm, key: analysis.key });
     const ready = await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === projectId, 30_000);
     expect(live.seen.some((e) => e.type === 'stems_progress' && e.projectId === projectId && e.engine === 'fast')).toBe(true);
     expect((ready.stems as Array<{ type: string }>).map((s) => s.type)).toEqual(['vocals', 'drums', 'bass', 'other']);
@@ -101,11 +107,14 @@ describe('POST /api/upload', () => {
     expect(((await response.json()) as { project: { originalFile: string } }).project.originalFile).toBe('loop.wav');
   });
 
-  it('takes a video: extracts its audio track for stems and keeps the original', async () => {
+  it('takes a video: its job extracts the audio track for stems and keeps the original', async () => {
+    const live = await listen(demo);
     const response = await upload(demo, makeClip('clip.mp4', 4, { video: true }), { field: 'file' });
     expect(response.status).toBe(201);
     const { project } = (await response.json()) as { project: { id: string; source: string } };
     expect(project.source).toBe('video');
+    await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === project.id, 30_000);
+    live.close();
     const keys = await objectKeys(`${ownerPrefix}projects/${project.id}/`);
     expect(keys).toEqual(expect.arrayContaining([`${ownerPrefix}projects/${project.id}/original`, `${ownerPrefix}projects/${project.id}/audio.flac`]));
     const audio = await demo.fetch(`/api/projects/${project.id}/audio`, { headers: { range: 'bytes=0-3' } });

@@ -3,12 +3,6 @@
  * no schema code reaches the bundle). The name lists are proto's zod-free vocabulary.
  */
 export type { EngineInfo, EngineName, Project, SeparationJob, Stem, StemType } from '@stemdeck/proto';
-import type { Project, SeparationJob } from '@stemdeck/proto';
 export { ENGINE_NAMES, STEM_TYPES } from '@stemdeck/proto/vocabulary';
-
-/** POST /api/upload's answer (201). */
-export interface UploadAnswer {
-  project: Project;
-  analysis: { bpm: number; key: string };
-  job: SeparationJob | null;
-}
+/** POST /api/upload's answer (201): the project and its first job; the analysis follows as `project_analysed`. */
+export type { IngestUploadAnswer as UploadAnswer } from '@stemdeck/proto';

@@ -18,6 +18,7 @@ import { MediaEventsRelay } from './live/media-events.relay';
 import { StemUpdateCommand } from './live/stem-update.command';
 import { MediaClient } from './media/media.client';
 import { ProjectsController } from './projects/projects.controller';
+import { MultipartUploadAdapter } from './uploads/multipart-upload.adapter';
 import { ReceiveUploadUseCase } from './uploads/receive-upload.usecase';
 import { UploadController } from './uploads/upload.controller';
 import { NatsModule } from './nats/nats.module';
@@ -57,6 +58,7 @@ export class AppModule {
         OwnSocketsRelay,
         StemUpdateCommand,
         MediaClient,
+        MultipartUploadAdapter,
         ReceiveUploadUseCase,
         ...CLOCK_AND_ID_BINDINGS,
       ],

@@ -4,6 +4,7 @@ import { answer, parseOrFail } from '@stemdeck/platform';
 import {
   CreateProjectRequest,
   IngestUploadRequest,
+  ListStemsRequest,
   ListProjectsRequest,
   MEDIA_SUBJECTS,
   ProjectRequest,
@@ -84,7 +85,10 @@ export class MediaController {
 
   @MessagePattern(MEDIA_SUBJECTS.listStems)
   stems(@Payload() payload: unknown) {
-    return this.forProject(payload, (ownerId, projectId) => this.stemQueries.ofProject(ownerId, projectId));
+    return answer(() => {
+      const { ownerId, projectId, engine } = parseOrFail(ListStemsRequest, payload);
+      return this.stemQueries.ofProject(ownerId, projectId, engine);
+    });
   }
 
   @MessagePattern(MEDIA_SUBJECTS.updateStem)

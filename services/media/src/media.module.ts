@@ -27,7 +27,7 @@ import { STEM_MODEL, StemSchema } from './stems/stem.schema';
 import { StemQueries } from './stems/stem.queries';
 import { STEM_PORT_BINDINGS } from './stems/stem.providers';
 import { UpdateStemUseCase } from './stems/update-stem.usecase';
-import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
+import { INGEST_PROVIDERS } from './uploads/ingest.providers';
 
 @Module({})
 export class MediaModule implements OnApplicationShutdown {
@@ -69,7 +69,6 @@ export class MediaModule implements OnApplicationShutdown {
         StemRepository,
         SeparationJobRepository,
         EngineRegistry,
-        IngestUploadUseCase,
         CreateProjectUseCase,
         DeleteProjectUseCase,
         ProjectQueries,
@@ -79,6 +78,7 @@ export class MediaModule implements OnApplicationShutdown {
         RequestSeparationUseCase,
         RunSeparationUseCase,
         SeparationWorker,
+        ...INGEST_PROVIDERS,
         ...SEPARATION_PORT_BINDINGS,
         ...PROJECT_PORT_BINDINGS,
         ...STEM_PORT_BINDINGS,

@@ -29,14 +29,30 @@ const local = (state: Partial<ProjectState> = {}): ProjectState => ({ project, s
 describe('planConvergence', () => {
   it('loads the stored stems when the server finished a job whose events this page never saw', () => {
     const plan = planConvergence({ id: 'p1', activeEngine: 'fast', jobs: [job('fast', 'completed', 1)] }, local({ jobs: { fast: { status: 'running', progress: 0.2 } } }));
-    expect(plan).toEqual({ loadStems: true, running: [], finished: ['fast'], failed: [] });
+    expect(plan).toEqual({ loadStems: true, loadPartial: null, analysed: null, running: [], finished: ['fast'], failed: [] });
+  });
+
+  it("loads a running job's first seconds when nothing is loaded (their event came before the project was open here)", () => {
+    const running = { ...job('fast', 'processing', 0.3), partialSeconds: 5 };
+    expect(planConvergence({ id: 'p1', activeEngine: null, jobs: [running] }, local()).loadPartial).toEqual({ engine: 'fast', seconds: 5 });
+    // Not before they are stored, and never over stems already loaded.
+    expect(planConvergence({ id: 'p1', activeEngine: null, jobs: [{ ...running, partialSeconds: null }] }, local()).loadPartial).toBeNull();
+    expect(planConvergence({ id: 'p1', activeEngine: null, jobs: [running] }, local({ stems: stems('fast'), partialSeconds: 5 })).loadPartial).toBeNull();
+  });
+
+  it('takes the analysis the server has when the studio still shows none (its event was missed)', () => {
+    const unanalysed = local({ project: { ...project, bpm: null, key: null, duration: 30 } });
+    const server = { id: 'p1', activeEngine: null, jobs: [], bpm: 128, key: 'A minor', duration: 29.98 };
+    expect(planConvergence(server, unanalysed).analysed).toEqual({ bpm: 128, key: 'A minor', duration: 29.98 });
+    expect(planConvergence({ ...server, bpm: null, key: null }, unanalysed).analysed).toBeNull();
+    expect(planConvergence(server, local({ project: { ...project, bpm: 128, key: 'A minor', duration: 29.98 } })).analysed).toBeNull();
   });
 
   it('replaces the first seconds, and another engine\'s stems, with the active engine\'s whole stems', () => {
     expect(planConvergence({ id: 'p1', activeEngine: 'fast', jobs: [] }, local({ stems: stems('fast'), partialSeconds: 5 })).loadStems).toBe(true);
     expect(planConvergence({ id: 'p1', activeEngine: 'hybrid', jobs: [] }, local({ stems: stems('fast') })).loadStems).toBe(true);
     expect(planConvergence({ id: 'p1', activeEngine: 'fast', jobs: [] }, local({ stems: stems('fast') })).loadStems).toBe(false);
-    // Stems from a map answer carry no engine: nothing to compare, nothing reloaded.
+    // Stems that name no engine: nothing to compare, nothing reloaded.
     expect(planConvergence({ id: 'p1', activeEngine: 'fast', jobs: [] }, local({ stems: stems(null) })).loadStems).toBe(false);
   });
 
@@ -60,6 +76,8 @@ describe('planConvergence', () => {
   it('does nothing for a project that is not the open one', () => {
     expect(planConvergence({ id: 'other', activeEngine: 'fast', jobs: [job('fast', 'processing')] }, local())).toEqual({
       loadStems: false,
+      loadPartial: null,
+      analysed: null,
       running: [],
       finished: [],
       failed: [],

@@ -5,12 +5,16 @@ import type { ProjectState } from './projectSlice';
 export interface ConvergePlan {
   /** Fetch and load the server's active stems: the ones here are missing, only the first seconds, or another engine's. */
   loadStems: boolean;
+  /** No stems yet anywhere but a running job's first seconds: fetch and load those (their event was missed). */
+  loadPartial: { engine: EngineName; seconds: number } | null;
+  /** The server has the recording's analysis and the studio does not show it yet (its event was missed). */
+  analysed: { bpm: number; key: string; duration: number } | null;
   running: Array<{ engine: EngineName; progress: number }>;
   finished: EngineName[];
   failed: Array<{ engine: EngineName; message: string }>;
 }
 
-const NOTHING: ConvergePlan = { loadStems: false, running: [], finished: [], failed: [] };
+const NOTHING: ConvergePlan = { loadStems: false, loadPartial: null, analysed: null, running: [], finished: [], failed: [] };
 
 /**
  * Compares the server's project (with its newest job per engine) with what the studio shows. Live events
@@ -19,7 +23,7 @@ const NOTHING: ConvergePlan = { loadStems: false, running: [], finished: [], fai
  * undoes progress the studio already shows.
  */
 export function planConvergence(
-  server: Pick<Project, 'id' | 'activeEngine' | 'jobs'>,
+  server: Pick<Project, 'id' | 'activeEngine' | 'jobs'> & Partial<Pick<Project, 'bpm' | 'key' | 'duration'>>,
   local: Pick<ProjectState, 'project' | 'stems' | 'partialSeconds' | 'jobs'>,
 ): ConvergePlan {
   if (local.project?.id !== server.id) return NOTHING;
@@ -27,7 +31,11 @@ export function planConvergence(
   const loadStems =
     server.activeEngine !== null &&
     (local.stems.length === 0 || local.partialSeconds !== null || (loadedEngine !== null && loadedEngine !== server.activeEngine));
-  const plan: ConvergePlan = { loadStems, running: [], finished: [], failed: [] };
+  const withFirstSeconds = server.activeEngine === null && local.stems.length === 0 ? (server.jobs ?? []).find((job) => job.status === 'processing' && job.partialSeconds) : undefined;
+  const loadPartial = withFirstSeconds ? { engine: withFirstSeconds.engine, seconds: withFirstSeconds.partialSeconds! } : null;
+  const analysed =
+    server.bpm != null && server.key != null && local.project.bpm === null ? { bpm: server.bpm, key: server.key, duration: server.duration ?? local.project.duration } : null;
+  const plan: ConvergePlan = { loadStems, loadPartial, analysed, running: [], finished: [], failed: [] };
   for (const job of server.jobs ?? []) {
     const here = local.jobs[job.engine];
     if (job.status === 'queued' || job.status === 'processing') {

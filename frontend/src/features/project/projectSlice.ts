@@ -40,6 +40,11 @@ export const projectSlice = createSlice({
     projectRenamed: (state, action: PayloadAction<{ id: string; name: string }>) => {
       if (state.project?.id === action.payload.id) state.project.name = action.payload.name;
     },
+    /** The upload's job has analysed the recording: tempo, key and its decoded length. */
+    projectAnalysed: (state, action: PayloadAction<{ id: string; bpm: number; key: string; duration: number }>) => {
+      const { id, ...analysis } = action.payload;
+      if (state.project?.id === id) Object.assign(state.project, analysis);
+    },
     stemsLoaded: (state, action: PayloadAction<{ stems: MixerStem[]; partialSeconds: number | null }>) => {
       // The same stems loaded again (first seconds → whole, or the server's copy after a missed event) keep
       // the mix set here: the user's latest changes may not be saved yet.
@@ -73,7 +78,7 @@ export const projectSlice = createSlice({
   },
 });
 
-export const { projectOpened, projectClosed, projectRenamed, stemsLoaded, stemsDecoded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
+export const { projectOpened, projectClosed, projectRenamed, projectAnalysed, stemsLoaded, stemsDecoded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
 
 /** The mixer's Reset: 0 dB, unmuted, unsoloed. */
 export const RESET_MIX: Required<StemChanges> = { volume: 0, muted: false, soloed: false };

@@ -17,8 +17,9 @@ export const projectsApi = api.injectEndpoints({
       invalidatesTags: ['Projects'],
     }),
     listEngines: build.query<EngineInfo[], void>({ query: () => 'engines' }),
-    projectStems: build.query<MixerStem[], string>({
-      query: (projectId) => `projects/${encodeURIComponent(projectId)}/stems`,
+    /** The active engine's stems, or with `engine` that engine's (a running job's first seconds). */
+    projectStems: build.query<MixerStem[], { projectId: string; engine?: EngineName }>({
+      query: ({ projectId, engine }) => ({ url: `projects/${encodeURIComponent(projectId)}/stems`, params: engine ? { engine } : undefined }),
       transformResponse: (answer: StemAnswer[]) => normalizeStems(answer),
     }),
     /** Stores a mixer change; the gateway tells the owner's other tabs (`stem_updated`), not the one named in the header. */

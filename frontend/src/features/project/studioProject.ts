@@ -12,6 +12,7 @@ import {
   jobFailed,
   jobFinished,
   jobProgressed,
+  projectAnalysed,
   projectClosed,
   projectOpened,
   projectRenamed,
@@ -30,7 +31,7 @@ export const QUIET_POLL_MS = 3000;
 const POLL_TICK_MS = 1000;
 
 /** The separation and project events the studio follows (validated by the live connection). */
-type LiveEvent = Extract<LiveServerMessage, { type: 'stems_progress' | 'stems_partial' | 'stems_ready' | 'stems_failed' | 'project_deleted' }>;
+type LiveEvent = Extract<LiveServerMessage, { type: 'stems_progress' | 'stems_partial' | 'stems_ready' | 'stems_failed' | 'project_deleted' | 'project_analysed' }>;
 
 const OPEN_PROJECT_KEY = 'stemdeck.openProject';
 
@@ -64,8 +65,6 @@ export class StudioProjectController {
   private readonly saves = new Map<string, { next: StemChanges | null }>();
   private lastReport = 0;
   private readonly unsubscribe: Array<() => void> = [];
-  /** Events for projects not open (yet): an upload's first stems can beat its HTTP answer to the browser. */
-  private readonly early: LiveEvent[] = [];
   /** When the last live event (or server read) about the open project came: polling starts after a quiet spell. */
   private lastHeard = 0;
   private converging: Promise<void> | null = null;
@@ -105,6 +104,7 @@ export class StudioProjectController {
             case 'stems_ready':
             case 'stems_failed':
             case 'project_deleted':
+            case 'project_analysed':
               return this.onLive(message);
           }
         }),
@@ -135,12 +135,10 @@ export class StudioProjectController {
     rememberOpenProject(project.id);
     this.dispatch(fileLoaded({ name: project.originalFile, duration: project.duration }));
     if (job && (job.status === 'queued' || job.status === 'processing')) this.dispatch(jobProgressed({ engine: job.engine, progress: job.progress }));
-    const early = this.early.filter((event) => event.projectId === project.id);
-    this.early.length = 0;
-    for (const event of early) this.onLive(event);
     this.lastHeard = performance.now();
     await this.applyServerState(project);
-    // The answer that opened it may already be old: events sent before this page listened are lost.
+    // The answer that opened it may already be old: events sent before this project was open here (an
+    // upload's analysis or first seconds can beat its answer to the browser) are read from the server.
     await this.converge();
   }
 
@@ -189,7 +187,27 @@ export class StudioProjectController {
       toaster.create({ title: 'Stem separation failed', description: message, type: 'error' });
     }
     if (plan.finished.length || plan.failed.length) this.dispatch(api.util.invalidateTags(['Projects']));
+    if (plan.analysed) this.analysed({ id: server.id, ...plan.analysed });
     if (plan.loadStems) await this.loadStoredStems(server.id, server.activeEngine);
+    else if (plan.loadPartial) await this.loadFirstSeconds(server.id, plan.loadPartial.engine, plan.loadPartial.seconds);
+  }
+
+  /** The recording's tempo, key and exact length, from its analysis: the studio and the player take them. */
+  private analysed(analysis: { id: string; bpm: number; key: string; duration: number }): void {
+    const open = this.getState().project.project;
+    if (open?.id !== analysis.id) return;
+    this.dispatch(projectAnalysed(analysis));
+    this.player.bpm = analysis.bpm;
+    this.player.duration = analysis.duration;
+    this.dispatch(fileLoaded({ name: open.originalFile, duration: analysis.duration }));
+  }
+
+  /** A running job's first seconds, stored on the server, when nothing is loaded here yet. */
+  private async loadFirstSeconds(projectId: string, engine: EngineName, seconds: number): Promise<void> {
+    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate({ projectId, engine }, { forceRefetch: true })).unwrap().catch(() => []);
+    const now = this.getState().project;
+    if (now.project?.id !== projectId || now.stems.length || stems.length === 0) return;
+    await this.loadStems(projectId, stems, seconds);
   }
 
   /** A job runs but its events stopped coming (socket down, events missed): ask the server instead. */
@@ -203,7 +221,7 @@ export class StudioProjectController {
 
   /** The project's active stems from the server, unless whole stems of that engine have loaded meanwhile. */
   private async loadStoredStems(projectId: string, engine: EngineName | null): Promise<void> {
-    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate(projectId, { forceRefetch: true })).unwrap().catch(() => []);
+    const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate({ projectId }, { forceRefetch: true })).unwrap().catch(() => []);
     const now = this.getState().project;
     if (now.project?.id !== projectId) return;
     if (now.stems.length && now.partialSeconds === null && now.stems[0]?.engine === engine) return;
@@ -225,7 +243,6 @@ export class StudioProjectController {
   changeStem(id: string, changes: StemChanges): void {
     this.dispatch(stemChanged({ id, changes }));
     this.player.setMix(this.getState().project.stems);
-    if (/^stem-\d+$/.test(id)) return; // client-side stems from a map answer have nothing to save to
     const onItsWay = this.saves.get(id);
     if (onItsWay) onItsWay.next = { ...onItsWay.next, ...changes };
     else this.startSave(id, changes);
@@ -280,14 +297,14 @@ export class StudioProjectController {
       this.dispatch(api.util.invalidateTags(['Projects']));
       return this.close(event.projectId);
     }
-    if (event.type === 'stems_ready' || event.type === 'stems_failed') this.dispatch(api.util.invalidateTags(['Projects']));
-    if (event.projectId !== project.project?.id) {
-      this.early.push(event);
-      if (this.early.length > 32) this.early.shift();
-      return;
-    }
+    if (event.type === 'stems_ready' || event.type === 'stems_failed' || event.type === 'project_analysed') this.dispatch(api.util.invalidateTags(['Projects']));
+    // Another project's events: opening it later reads its state from the server.
+    if (event.projectId !== project.project?.id) return;
     this.lastHeard = performance.now();
     switch (event.type) {
+      case 'project_analysed':
+        this.analysed({ id: event.projectId, bpm: event.bpm, key: event.key, duration: event.duration });
+        break;
       case 'stems_progress':
         if (event.progress < 1) this.dispatch(jobProgressed({ engine: event.engine, progress: event.progress }));
         break;

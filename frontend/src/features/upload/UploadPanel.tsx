@@ -1,6 +1,6 @@
 import { Box, Button, Card, Flex, HStack, IconButton, Progress, Stack, Text } from '@chakra-ui/react';
 import { FileAudio, Upload, X } from 'lucide-react';
-import { useReducer, useRef, useState } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { api } from '../../api/api';
 import type { Project, SeparationJob } from '../../api/mediaTypes';
@@ -39,8 +39,21 @@ export function UploadPanel({ openProject }: UploadPanelProps) {
   const dispatch = useAppDispatch();
   const busy = isBusy(state);
   const { position, file } = useAppSelector((s) => s.transport);
-  const projectOpen = useAppSelector((s) => s.project.project !== null);
+  const openedProject = useAppSelector((s) => s.project.project);
+  const projectOpen = openedProject !== null;
   const compact = projectOpen && state.phase === 'idle';
+  /** The upload whose analysis is still to come (its job sends it): announced when the open project has it. */
+  const awaitingAnalysis = useRef<{ projectId: string; kind: string } | null>(null);
+  useEffect(() => {
+    const waiting = awaitingAnalysis.current;
+    if (!waiting || openedProject?.id !== waiting.projectId || openedProject.bpm === null) return;
+    awaitingAnalysis.current = null;
+    toaster.create({
+      title: `${waiting.kind} uploaded successfully`,
+      description: `Analysis complete: ${openedProject.bpm} BPM, ${openedProject.key}`,
+      type: 'success',
+    });
+  }, [openedProject]);
   const [dragged, setDragged] = useState<DraggedKind>('unknown');
   const duration = file?.duration ?? 0;
 
@@ -89,12 +102,8 @@ export function UploadPanel({ openProject }: UploadPanelProps) {
       send({ type: 'succeeded' });
       chosen.current = null;
       dispatch(api.util.invalidateTags(['Projects']));
-      const kind = answer.project.source === 'video' ? 'Video' : 'Audio';
-      toaster.create({
-        title: `${kind} uploaded successfully`,
-        description: `Analysis complete: ${answer.analysis.bpm} BPM, ${answer.analysis.key}`,
-        type: 'success',
-      });
+      // The toast waits for the analysis, which the project's job sends once it has decoded the recording.
+      awaitingAnalysis.current = { projectId: answer.project.id, kind: answer.project.source === 'video' ? 'Video' : 'Audio' };
       await openProject(answer.project, answer.job);
     } catch (error) {
       send({ type: 'failed' });
@@ -209,7 +218,7 @@ export function UploadPanel({ openProject }: UploadPanelProps) {
               </Progress.Track>
             </Progress.Root>
             <Text fontSize="xs" color="fg.muted">
-              {state.phase === 'uploading' ? `Uploading ${uploadPercent(state)}%` : 'Analysing tempo, key and loudness'}
+              {state.phase === 'uploading' ? `Uploading ${uploadPercent(state)}%` : 'Checking the file'}
             </Text>
           </Stack>
         )}

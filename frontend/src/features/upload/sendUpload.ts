@@ -6,7 +6,7 @@ export const UPLOAD_FAILED_FALLBACK = 'There was an error uploading your file';
 export interface UploadCallbacks {
   /** Bytes of the request body sent so far. */
   onProgress(loaded: number, total: number): void;
-  /** The whole body is sent; the server is now probing and analysing. */
+  /** The whole body is sent; the server is now checking the file. */
   onSent(): void;
 }
 

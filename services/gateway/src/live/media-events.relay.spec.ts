@@ -18,6 +18,11 @@ describe('toLiveMessage', () => {
       { type: 'stem_updated', stem: withUrl, changes: { muted: true } },
     ],
     ['project_deleted', { type: 'project_deleted', ownerId: 'u1', projectId: 'p1' }, { type: 'project_deleted', projectId: 'p1' }],
+    [
+      'project_analysed',
+      { type: 'project_analysed', ownerId: 'u1', projectId: 'p1', bpm: 128, key: 'A minor', duration: 29.98 },
+      { type: 'project_analysed', projectId: 'p1', bpm: 128, key: 'A minor', duration: 29.98 },
+    ],
   ])('turns %s into the live message: no owner or origin, stems with the gateway\'s urls', (_type, event, expected) => {
     const message = toLiveMessage(event);
     expect(message).toEqual(expected);

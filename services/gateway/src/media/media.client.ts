@@ -10,6 +10,7 @@ import {
   ListEnginesReply,
   ListProjectsReply,
   ListStemsReply,
+  ListStemsRequest,
   MEDIA_SUBJECTS,
   ObjectLocationReply,
   ProjectReply,
@@ -23,8 +24,11 @@ import type { ZodType } from 'zod';
 import { DomainError } from '../errors/domain-error';
 import { withStemUrl } from '../stems/stem-url';
 
-/** Ingest decodes and analyses the whole file; give long recordings time. */
-const INGEST_TIMEOUT_MS = 5 * 60_000;
+/**
+ * Ingest answers after the content check (probe and the first quarter second of sound), which media gives
+ * up on after 45 s; waiting longer than that means media never got the upload.
+ */
+const INGEST_TIMEOUT_MS = 60_000;
 const QUERY_TIMEOUT_MS = 10_000;
 const DELETE_TIMEOUT_MS = 60_000;
 
@@ -69,8 +73,9 @@ export class MediaClient {
     return this.call(MEDIA_SUBJECTS.projectAnalysis, { ownerId, projectId }, AnalysisReply);
   }
 
-  async listStems(ownerId: string, projectId: string) {
-    return (await this.call(MEDIA_SUBJECTS.listStems, { ownerId, projectId }, ListStemsReply)).map(withStemUrl);
+  async listStems(ownerId: string, projectId: string, engine?: EngineName) {
+    const request: ListStemsRequest = { ownerId, projectId, engine };
+    return (await this.call(MEDIA_SUBJECTS.listStems, request, ListStemsReply)).map(withStemUrl);
   }
 
   /** Stores a mixer change; media publishes `stem_updated`, which skips the live connection `origin` (the one that made it). */

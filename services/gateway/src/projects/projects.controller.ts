@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, Head, HttpCode, Param, Patch, Post, Put, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Head, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import { CreateProjectBody, RenameProjectBody, RequestSeparationBody, UpdateStemBody } from '@stemdeck/proto';
+import { CreateProjectBody, RenameProjectBody, RequestSeparationBody, StemsQuery, UpdateStemBody } from '@stemdeck/proto';
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { parseInput } from '../http-input';
@@ -47,9 +47,10 @@ export class ProjectsController {
     await this.media.deleteProject(currentUser(req).id, id);
   }
 
+  /** The active engine's stems; `?engine=` names another engine (a running job's first seconds, for instance). */
   @Get('projects/:id/stems')
-  listStems(@Req() req: Request, @Param('id') id: string) {
-    return this.media.listStems(currentUser(req).id, id);
+  listStems(@Req() req: Request, @Param('id') id: string, @Query() query: unknown) {
+    return this.media.listStems(currentUser(req).id, id, parseInput(StemsQuery, query).engine);
   }
 
   @Get('projects/:id/analysis')

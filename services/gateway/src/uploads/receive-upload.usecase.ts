@@ -1,123 +1,33 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import { MAX_UPLOAD_BYTES, originalKey, projectPrefix } from '@stemdeck/proto';
-import busboy from 'busboy';
-import type { Request } from 'express';
-import { randomUUID } from 'node:crypto';
-import { PassThrough } from 'node:stream';
 import { DomainError } from '../errors/domain-error';
 import { MediaClient } from '../media/media.client';
-
-/** Two upload forms exist in the product: one names the file field `audio`, the other `file`; both are taken. */
-export const UPLOAD_FIELDS = new Set(['audio', 'file']);
-export const TOO_LARGE = `File is larger than ${MAX_UPLOAD_BYTES} bytes`;
-/** Multipart framing around the file (boundaries, part headers, small fields). */
-const MULTIPART_SLACK_BYTES = 1024 * 1024;
-
-export class UploadTooLargeError extends DomainError {
-  constructor() {
-    super(413, TOO_LARGE);
-  }
-}
-
-interface StoredUpload {
-  projectId: string;
-  objectKey: string;
-  fileName: string;
-  sizeBytes: number;
-}
+import type { StoredUpload } from './multipart-upload.adapter';
 
 /**
- * Receives a multipart upload and streams the file straight into object storage (never held in memory,
- * never written twice), counting bytes as they pass: over 500 MB the upload is cut off and its
- * incomplete object discarded. The media service then probes, analyses and creates the project. On any
- * failure nothing is left behind: the project's objects are removed.
+ * Hands a stored upload to the media service, which checks its content and answers with the new project
+ * (or 415/422 and its reason). From the hand-over on, the upload's objects are media's: it removes them when
+ * it refuses the file. Only when media never answered (unreachable, or slower than it allows itself) does
+ * the gateway discard the object it wrote, so a failed upload leaves nothing behind either way.
  */
 @Injectable()
 export class ReceiveUploadUseCase {
   private readonly logger = new Logger(ReceiveUploadUseCase.name);
 
   constructor(
-    private readonly storage: ObjectStorageAdapter,
-    private readonly media: MediaClient,
+    @Inject(MediaClient) private readonly media: Pick<MediaClient, 'ingestUpload'>,
+    @Inject(ObjectStorageAdapter) private readonly storage: Pick<ObjectStorageAdapter, 'discard'>,
   ) {}
 
-  async execute(ownerId: string, req: Request) {
-    if (!req.headers['content-type']?.startsWith('multipart/form-data')) {
-      throw new DomainError(400, 'Expected a multipart/form-data upload with a file field named "audio" or "file"');
-    }
-    const declared = Number(req.headers['content-length']);
-    if (declared > MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES) throw new UploadTooLargeError();
-
-    const upload = await this.storeFile(ownerId, req);
+  async execute(ownerId: string, upload: StoredUpload) {
     try {
       return await this.media.ingestUpload({ ownerId, ...upload });
     } catch (error) {
-      await this.storage.removePrefix(projectPrefix(ownerId, upload.projectId)).catch((cleanup: Error) => {
-        this.logger.error(`cleanup of failed upload ${upload.projectId} failed: ${cleanup.message}`);
-      });
+      if (!(error instanceof DomainError)) {
+        this.logger.error(`media did not answer for upload ${upload.projectId}: ${(error as Error).message}; discarding it`);
+        await this.storage.discard(upload.objectKey);
+      }
       throw error;
     }
-  }
-
-  private storeFile(ownerId: string, req: Request): Promise<StoredUpload> {
-    return new Promise<StoredUpload>((resolve, reject) => {
-      let parser: busboy.Busboy;
-      try {
-        // busboy reports the limit when a file reaches it; one byte more lets a file of exactly 500 MB through.
-        // Browsers and fetch send the file name as raw UTF-8 (emoji, accents); busboy would read it as Latin-1.
-        // Without preservePath busboy keeps only the last path segment, so "../x.mp3" arrives as "x.mp3".
-        parser = busboy({
-          headers: req.headers,
-          defParamCharset: 'utf8',
-          limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 20, fieldSize: 64 * 1024 },
-        });
-      } catch {
-        return reject(new DomainError(400, 'Malformed multipart upload'));
-      }
-      let stored: Promise<StoredUpload> | undefined;
-      let body: PassThrough | undefined;
-      let failed: Error | undefined;
-      // Answer only once the object write has settled, so a failed upload's parts are already gone.
-      const fail = (error: Error) => {
-        if (failed) return;
-        failed = error;
-        req.unpipe(parser);
-        // Ends the storage write with the error; putStream then aborts its multipart upload.
-        body?.destroy(error);
-        // putStream discards its own incomplete upload; a completed one is removed here.
-        const settled = stored ? stored.then((upload) => this.storage.discard(upload.objectKey), () => undefined) : Promise.resolve();
-        void settled.finally(() => reject(error));
-      };
-
-      parser.on('file', (field, file, info) => {
-        if (!UPLOAD_FIELDS.has(field) || stored) {
-          file.resume();
-          return;
-        }
-        const projectId = randomUUID();
-        const objectKey = originalKey(ownerId, projectId);
-        const fileBody = new PassThrough();
-        body = fileBody;
-        let sizeBytes = 0;
-        file.on('data', (chunk: Buffer) => (sizeBytes += chunk.length));
-        file.on('limit', () => fail(new UploadTooLargeError()));
-        file.on('error', (error: Error) => fail(error));
-        file.pipe(fileBody);
-        stored = this.storage
-          .putStream(objectKey, fileBody)
-          .then(() => ({ projectId, objectKey, fileName: info.filename || 'upload', sizeBytes }));
-        stored.catch((error: Error) => fail(error));
-      });
-      parser.on('error', (error: Error) => fail(new DomainError(400, `Malformed multipart upload: ${error.message}`)));
-      parser.on('close', () => {
-        if (failed) return;
-        if (!stored) return fail(new DomainError(400, 'No file in the upload: send it in a field named "audio" or "file"'));
-        stored.then(resolve, () => undefined);
-      });
-      // A client that goes away mid-upload: the body stops, the partial object is discarded.
-      req.on('aborted', () => fail(new DomainError(400, 'Upload aborted')));
-      req.pipe(parser);
-    });
   }
 }

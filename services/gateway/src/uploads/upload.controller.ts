@@ -2,19 +2,27 @@ import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common'
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { errorBody } from '../errors/error-body';
-import { ReceiveUploadUseCase, UploadTooLargeError } from './receive-upload.usecase';
+import { MultipartUploadAdapter, UploadTooLargeError } from './multipart-upload.adapter';
+import { ReceiveUploadUseCase } from './receive-upload.usecase';
 
 @Controller('api')
 @UseGuards(SignedInGuard)
 export class UploadController {
-  constructor(private readonly receiveUpload: ReceiveUploadUseCase) {}
+  constructor(
+    private readonly multipart: MultipartUploadAdapter,
+    private readonly receiveUpload: ReceiveUploadUseCase,
+  ) {}
 
-  /** multipart/form-data with the file in `audio` or `file` → {project, analysis}; stems follow over /ws. */
+  /**
+   * multipart/form-data with the file in `audio` or `file` → {project, job} once the file is known to be a
+   * song; its analysis (`project_analysed`) and stems follow over /ws.
+   */
   @Post('upload')
   @HttpCode(201)
   async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    const ownerId = currentUser(req).id;
     try {
-      return await this.receiveUpload.execute(currentUser(req).id, req);
+      return await this.receiveUpload.execute(ownerId, await this.multipart.store(ownerId, req));
     } catch (error) {
       if (error instanceof UploadTooLargeError) stopReading(req, res, error);
       throw error;

@@ -35,6 +35,7 @@ export class ProjectQueries {
 
   async audioOf(ownerId: string, projectId: string): Promise<ObjectLocation> {
     const project = await this.owned(ownerId, projectId);
+    if (!project.audioKey && project.source === 'video') throw new RpcFailure(409, 'The audio is still being extracted from the video');
     if (!project.audioKey) throw new RpcFailure(404, 'This project has no audio');
     const extension = project.source === 'video' ? '.flac' : '';
     return { objectKey: project.audioKey, contentType: project.audioContentType ?? 'application/octet-stream', fileName: `${project.name}${extension}` };

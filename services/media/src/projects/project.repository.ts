@@ -42,7 +42,12 @@ export class ProjectRepository {
     await this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec();
   }
 
-  /** The analysis of the whole recording (and its decoded length), once the ingest has it. */
+  /** The audio the engines and the player read, once a video's track is extracted. */
+  setAudioKey(ownerId: string, projectId: string, audioKey: string): Promise<ProjectDocument | null> {
+    return this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { audioKey } }, { new: true }).lean<ProjectDocument>().exec();
+  }
+
+  /** The analysis of the whole recording (and its decoded length), once the ingest job has it. */
   setAnalysis(ownerId: string, projectId: string, fields: Pick<ProjectDocument, 'duration' | 'bpm' | 'key' | 'analysis'>): Promise<ProjectDocument | null> {
     return this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: fields }, { new: true }).lean<ProjectDocument>().exec();
   }

@@ -24,7 +24,7 @@ describe('RequestSeparationUseCase', () => {
   it('stores a queued job with a new id and puts it on the queue', async () => {
     const { jobs, queue, events, useCase } = setUp();
     const job = await useCase.execute({ ownerId: OWNER, projectId: PROJECT, engine: 'hybrid' });
-    expect(job).toEqual({ id: 'job-1', projectId: PROJECT, engine: 'hybrid', status: 'queued', progress: 0, error: null });
+    expect(job).toEqual({ id: 'job-1', projectId: PROJECT, engine: 'hybrid', status: 'queued', progress: 0, error: null, partialSeconds: null });
     expect(jobs.stored.get('job-1')).toMatchObject({ ownerId: OWNER, projectId: PROJECT, engine: 'hybrid', status: 'queued' });
     expect(queue.queued).toEqual([{ jobId: 'job-1', message: { jobId: 'job-1', ownerId: OWNER, projectId: PROJECT, engine: 'hybrid' } }]);
     expect(events.published).toEqual([]);
@@ -34,7 +34,7 @@ describe('RequestSeparationUseCase', () => {
     const { jobs, queue, useCase } = setUp();
     jobs.add({ _id: 'earlier', ownerId: OWNER, projectId: PROJECT, engine: 'fast', status: 'processing', progress: 0.4 });
     const job = await useCase.execute({ ownerId: OWNER, projectId: PROJECT, engine: 'fast' });
-    expect(job).toEqual({ id: 'earlier', projectId: PROJECT, engine: 'fast', status: 'processing', progress: 0.4, error: null });
+    expect(job).toEqual({ id: 'earlier', projectId: PROJECT, engine: 'fast', status: 'processing', progress: 0.4, error: null, partialSeconds: null });
     expect(queue.queued).toEqual([]);
     expect(jobs.stored.size).toBe(1);
   });
@@ -98,5 +98,14 @@ describe('RequestSeparationUseCase', () => {
     queue.failure = new Error('no JetStream');
     await expect(useCase.execute({ ownerId: OWNER, projectId: PROJECT, engine: 'fast' })).rejects.toThrow('no JetStream');
     expect(jobs.stored.get('job-1')).toMatchObject({ status: 'failed', error: 'could not be queued' });
+  });
+
+  it("queues a video's first job before its audio track is extracted (the job extracts it), but not a project without audio", async () => {
+    const { projects, queue, useCase } = setUp();
+    projects.add({ _id: 'video', ownerId: OWNER, source: 'video', originalKey: 'original', audioKey: null, duration: 30 });
+    await expect(useCase.execute({ ownerId: OWNER, projectId: 'video', engine: 'fast' })).resolves.toMatchObject({ status: 'queued' });
+    expect(queue.queued.map((q) => q.message.projectId)).toEqual(['video']);
+    projects.add({ _id: 'manual', ownerId: OWNER, source: 'manual', audioKey: null, duration: 30 });
+    await expect(useCase.execute({ ownerId: OWNER, projectId: 'manual', engine: 'fast' })).rejects.toMatchObject({ status: 409 });
   });
 });

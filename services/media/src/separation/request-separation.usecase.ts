@@ -39,7 +39,8 @@ export class RequestSeparationUseCase {
   async execute({ ownerId, projectId, engine }: RequestSeparationRequest): Promise<SeparationJob> {
     const project = await this.projects.findOwned(ownerId, projectId);
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
-    if (!project.audioKey) throw new RpcFailure(409, 'This project has no audio to separate');
+    // A video's audio track is extracted by its job, so a video has audio to separate before that.
+    if (!project.audioKey && project.source !== 'video') throw new RpcFailure(409, 'This project has no audio to separate');
     this.engines.get(engine);
 
     const existing = await this.jobs.findLive(ownerId, projectId, engine);

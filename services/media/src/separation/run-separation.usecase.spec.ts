@@ -1,5 +1,5 @@
 import { STEM_TYPES, type StereoAudio } from '@stemdeck/audio';
-import type { EngineName, MediaEvent, SeparationJobMessage } from '@stemdeck/proto';
+import { extractedAudioKey, type EngineName, type MediaEvent, type SeparationJobMessage } from '@stemdeck/proto';
 import { FakeClock } from '../testing/fake-clock';
 import { FakeEngines } from '../testing/fake-engines';
 import { FakeMediaTools } from '../testing/fake-media-tools';
@@ -8,6 +8,7 @@ import { InMemorySeparationJobs } from '../testing/in-memory-separation-jobs';
 import { InMemoryStemStorage, memoryUrl } from '../testing/in-memory-stem-storage';
 import { InMemoryStems } from '../testing/in-memory-stems';
 import { RecordingEvents } from '../testing/recording-publishers';
+import { IngestJobSteps } from '../uploads/ingest-steps';
 import { gaveUpMessage, PROGRESSIVE_HEAD_SECONDS, RunSeparationUseCase } from './run-separation.usecase';
 import type { SeparationWorkItem } from './separation-queue';
 
@@ -25,9 +26,14 @@ const tone = (seconds: number): StereoAudio => {
  * The use case against small in-memory fakes of its repositories, storage, tools and engines (unit level;
  * the real NATS/FerretDB/MinIO/ffmpeg path is covered by test/integration/media-*.int-spec.ts).
  */
-function setUp(seconds: number, options: { engine?: EngineName; failWhole?: boolean; deleteAfterHead?: boolean } = {}) {
+function setUp(seconds: number, options: { engine?: EngineName; failWhole?: boolean; deleteAfterHead?: boolean; uploaded?: 'audio' | 'video' } = {}) {
   const projects = new InMemoryProjects();
   projects.add({ _id: 'p1', ownerId: OWNER, audioKey: 'audio-key', duration: seconds });
+  // A project just uploaded: not analysed yet (and a video's audio track not extracted yet).
+  if (options.uploaded) {
+    const video = options.uploaded === 'video';
+    projects.add({ _id: 'p1', ownerId: OWNER, source: options.uploaded, originalKey: 'original-key', audioKey: video ? null : 'audio-key', duration: seconds, bpm: null, key: null, analysis: null });
+  }
   const stems = new InMemoryStems();
   const jobs = new InMemorySeparationJobs();
   const job = jobs.add({ _id: 'job-1', ownerId: OWNER, projectId: 'p1', engine: options.engine ?? 'fast' });
@@ -35,9 +41,17 @@ function setUp(seconds: number, options: { engine?: EngineName; failWhole?: bool
   const storage = new InMemoryStemStorage();
   const tools = new FakeMediaTools();
   tools.add(memoryUrl('audio-key'), tone(seconds));
+  if (options.uploaded === 'video') {
+    tools.add(memoryUrl('original-key'), tone(seconds), { video: true });
+    tools.add(memoryUrl(extractedAudioKey(OWNER, 'p1')), tone(seconds));
+  }
   const events = new RecordingEvents();
+  /** What the job document said about its first seconds when `stems_partial` went out. */
+  const atPartial: { partialSeconds?: number | null } = {};
   events.onPublish = (event) => {
-    if (event.type === 'stems_partial' && options.deleteAfterHead) projects.delete('p1');
+    if (event.type !== 'stems_partial') return;
+    atPartial.partialSeconds = jobs.stored.get('job-1')?.partialSeconds;
+    if (options.deleteAfterHead) projects.delete('p1');
   };
   const useCase = new RunSeparationUseCase(
     projects,
@@ -47,13 +61,14 @@ function setUp(seconds: number, options: { engine?: EngineName; failWhole?: bool
     storage,
     tools,
     events,
+    new IngestJobSteps(projects, storage, tools, events),
     { SEPARATION_MAX_DELIVER: ATTEMPTS },
     // Every reading of the clock moves it on, so the progress throttle and the project look-ups take turns.
     new FakeClock(0, 10),
   );
   const payload: SeparationJobMessage = { jobId: 'job-1', ownerId: OWNER, projectId: 'p1', engine: options.engine ?? 'fast' };
   const item = (deliveryCount: number): SeparationWorkItem => ({ payload, deliveryCount, isLastAttempt: false, heartbeat: () => undefined });
-  return { useCase, item, storage, stems, events: events.published, separated: engines.separated, job, jobs, projects, tools };
+  return { useCase, item, storage, stems, events: events.published, separated: engines.separated, job, jobs, projects, tools, atPartial };
 }
 
 describe('RunSeparationUseCase', () => {
@@ -71,6 +86,49 @@ describe('RunSeparationUseCase', () => {
     expect(Object.values(storage.sizes())).toEqual(Array(4).fill(30 * RATE * 8));
     expect(jobs.stored.get('job-1')).toMatchObject({ status: 'completed', progress: 1 });
     expect(projects.stored.get('p1')?.activeEngine).toBe('fast');
+    // An analysed project is not analysed again.
+    expect(events.some((e) => e.type === 'project_analysed')).toBe(false);
+  });
+
+  it('records that the first seconds are stored, so a client that missed the event can load them', async () => {
+    const { useCase, item, atPartial } = setUp(30);
+    await useCase.execute(item(1));
+    expect(atPartial.partialSeconds).toBe(PROGRESSIVE_HEAD_SECONDS);
+  });
+
+  it("analyses an upload's recording on the decode it separates (one decode), stores it and announces it", async () => {
+    const { useCase, item, events, projects, tools } = setUp(30, { uploaded: 'audio' });
+    expect(await useCase.execute(item(1))).toBe('done');
+    expect(tools.decodes).toBe(1);
+    const stored = projects.stored.get('p1');
+    expect(stored?.bpm).toEqual(expect.any(Number));
+    expect(stored?.key).toMatch(/^[A-G]#? (major|minor)$/);
+    expect(stored?.analysis?.loudnessLufs).toEqual(expect.any(Number));
+    expect(stored?.duration).toBe(30);
+    const analysed = events.find((e) => e.type === 'project_analysed');
+    expect(analysed).toEqual({ type: 'project_analysed', ownerId: OWNER, projectId: 'p1', bpm: stored?.bpm, key: stored?.key, duration: 30 });
+    // Announced when the decode ended, before the whole stems were.
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('project_analysed')).toBeLessThan(types.indexOf('stems_ready'));
+  });
+
+  it("extracts a video's audio track first, then separates and analyses that", async () => {
+    const { useCase, item, events, projects, tools, storage } = setUp(12, { uploaded: 'video' });
+    expect(await useCase.execute(item(1))).toBe('done');
+    expect(tools.extractions).toBe(1);
+    expect(projects.stored.get('p1')?.audioKey).toBe(extractedAudioKey(OWNER, 'p1'));
+    expect(storage.objects.get(extractedAudioKey(OWNER, 'p1'))?.contentType).toBe('audio/flac');
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['project_analysed', 'stems_partial', 'stems_ready']));
+  });
+
+  it('does neither twice when the job is delivered again (the server stopped after they were done)', async () => {
+    const { useCase, item, events, tools, jobs } = setUp(12, { uploaded: 'video' });
+    await useCase.execute(item(1));
+    jobs.stored.get('job-1')!.status = 'processing';
+    await useCase.execute(item(2));
+    expect(tools.extractions).toBe(1);
+    expect(events.filter((e) => e.type === 'project_analysed')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'stems_ready')).toHaveLength(2);
   });
 
   it('streams the whole song through a model engine too (its first seconds separated apart)', async () => {

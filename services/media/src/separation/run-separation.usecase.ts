@@ -15,7 +15,9 @@ import {
   SEPARATION_MEDIA_TOOLS,
   SEPARATION_PROJECTS,
   SEPARATION_STEMS,
+  INGEST_STEPS,
   STEM_STORAGE,
+  type IngestSteps,
   type SeparationEngines,
   type SeparationEvents,
   type SeparationJobs,
@@ -45,9 +47,10 @@ class ProjectGone extends Error {
   }
 }
 
-/** Where the mixture comes from: chunks of a streamed decode and the expected length. */
+/** Where the mixture comes from: chunks of a streamed decode, its rate and the expected length. */
 interface MixtureSource {
   chunks: AsyncIterable<StereoAudio>;
+  sampleRate: number;
   expectedFrames: number;
   /** Stops the decode (its ffmpeg) if the job ends before reading it all. */
   close(): Promise<void>;
@@ -76,11 +79,12 @@ export class RunSeparationUseCase {
   constructor(
     @Inject(SEPARATION_PROJECTS) private readonly projects: SeparationProjects,
     @Inject(SEPARATION_STEMS) private readonly stems: SeparationStems,
-    @Inject(SEPARATION_JOBS) private readonly jobs: Pick<SeparationJobs, 'findOwned' | 'markProcessing' | 'setProgress' | 'finish'>,
+    @Inject(SEPARATION_JOBS) private readonly jobs: Pick<SeparationJobs, 'findOwned' | 'markProcessing' | 'setProgress' | 'setPartial' | 'finish'>,
     @Inject(SEPARATION_ENGINES) private readonly engines: SeparationEngines,
     @Inject(STEM_STORAGE) private readonly storage: StemStorage,
     @Inject(SEPARATION_MEDIA_TOOLS) private readonly tools: SeparationMediaTools,
     @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
+    @Inject(INGEST_STEPS) private readonly ingest: IngestSteps,
     @Inject(MEDIA_CONFIG) private readonly config: Pick<MediaConfig, 'SEPARATION_MAX_DELIVER'>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
@@ -97,7 +101,7 @@ export class RunSeparationUseCase {
       return 'give-up';
     }
     const project = await this.projects.findOwned(ownerId, projectId);
-    if (!project?.audioKey) {
+    if (!project || (!project.audioKey && project.source !== 'video')) {
       await this.jobs.finish(ownerId, jobId, 'failed', 'project or its audio no longer exists');
       await this.removeStems(item.payload).catch(() => undefined);
       return 'done';
@@ -108,7 +112,9 @@ export class RunSeparationUseCase {
       this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: 0 });
       this.engines.get(engine);
       const started = this.clock.now();
-      const opened = await this.openSource(project.audioKey);
+      const audioKey = await this.ingest.audioOf(ownerId, project);
+      if (!audioKey) throw new ProjectGone();
+      const opened = await this.openSource(audioKey);
       let source = opened;
       cleanup.push(() => opened.close());
       item.heartbeat();
@@ -118,6 +124,8 @@ export class RunSeparationUseCase {
         source = head.source;
         headMs = await this.separateHead(item.payload, head.audio);
       }
+      // The first job of an upload also analyses the recording, on this same decode (each sample once).
+      source = { ...source, chunks: this.ingest.analysing(ownerId, project, source) };
       const headAt = this.clock.now();
       const frames = await this.separateAll(item, source);
       this.logger.log(
@@ -164,6 +172,7 @@ export class RunSeparationUseCase {
     const chunks = this.tools.decodeStream(url, probe);
     return {
       chunks,
+      sampleRate: probe.audio?.sampleRate ?? 0,
       expectedFrames: Math.round(probe.durationSeconds * (probe.audio?.sampleRate ?? 0)),
       close: async () => void (await chunks.return(undefined)),
     };
@@ -181,6 +190,7 @@ export class RunSeparationUseCase {
     // Encoded in this process: starting four ffmpeg encoders takes longer than encoding 5 s.
     await Promise.all(STEM_TYPES.map((type) => this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encodeFlac24(stems[type]), STEM_CONTENT_TYPE)));
     await this.upsertStems(payload);
+    await this.jobs.setPartial(ownerId, payload.jobId, PROGRESSIVE_HEAD_SECONDS);
     const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
     this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems: stored });
     return this.clock.now() - started;
@@ -294,7 +304,7 @@ async function takeHead(source: MixtureSource, seconds: number): Promise<{ audio
     yield* taken;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  return { audio, source: { chunks: replay(), expectedFrames: source.expectedFrames, close: source.close } };
+  return { audio, source: { ...source, chunks: replay() } };
 }
 
 function concatenate(chunks: StereoAudio[]): StereoAudio {

@@ -11,6 +11,7 @@ export const toSeparationJob = (doc: SeparationJobDocument): SeparationJob => ({
   status: doc.status,
   progress: doc.progress,
   error: doc.error,
+  partialSeconds: doc.status === 'failed' ? null : (doc.partialSeconds ?? null),
 });
 
 @Injectable()
@@ -19,7 +20,7 @@ export class SeparationJobRepository {
 
   async create(job: Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): Promise<SeparationJobDocument> {
     const now = new Date();
-    const doc: SeparationJobDocument = { ...job, status: 'queued', progress: 0, error: null, attempts: 0, createdAt: now, updatedAt: now };
+    const doc: SeparationJobDocument = { ...job, status: 'queued', progress: 0, error: null, partialSeconds: null, attempts: 0, createdAt: now, updatedAt: now };
     await this.jobs.create(doc);
     return doc;
   }
@@ -47,8 +48,13 @@ export class SeparationJobRepository {
     await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { progress, updatedAt: new Date() } }).exec();
   }
 
+  /** The first `seconds` of every stem are stored and playable. */
+  async setPartial(ownerId: string, jobId: string, seconds: number): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { partialSeconds: seconds, updatedAt: new Date() } }).exec();
+  }
+
   async finish(ownerId: string, jobId: string, status: Extract<SeparationJobStatus, 'completed' | 'failed'>, error: string | null = null) {
-    const changes = status === 'completed' ? { status, error, progress: 1 } : { status, error };
+    const changes = status === 'completed' ? { status, error, progress: 1 } : { status, error, partialSeconds: null };
     await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec();
   }
 

@@ -13,6 +13,8 @@ export interface SeparationJobDocument {
   status: SeparationJobStatus;
   progress: number;
   error: string | null;
+  /** Seconds of every stem already stored while the job runs (progressive stems); null before, and after a failure. */
+  partialSeconds: number | null;
   attempts: number;
   createdAt: Date;
   updatedAt: Date;
@@ -27,6 +29,7 @@ export const SeparationJobSchema = new Schema<SeparationJobDocument>(
     status: { type: String, required: true },
     progress: { type: Number, required: true },
     error: { type: String, default: null },
+    partialSeconds: { type: Number, default: null },
     attempts: { type: Number, required: true },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },

@@ -10,10 +10,17 @@ import type { SeparationJobDocument, SeparationJobStatus } from './separation-jo
  * to the real repositories and adapters, the unit specs to small in-memory fakes (src/testing).
  */
 
-/** The project reads a separation needs, and the one project change it makes (which engine's stems it shows). */
+/** What a separation reads of a project: its audio, length, and whether the ingest steps are still to run. */
+export type ProjectToSeparate = Pick<ProjectDocument, '_id' | 'audioKey' | 'duration' | 'source' | 'originalKey' | 'analysis'>;
+
+/** The project reads a separation needs, and the project changes it (and the ingest steps it runs) make. */
 export interface SeparationProjects {
-  findOwned(ownerId: string, projectId: string): Promise<Pick<ProjectDocument, 'audioKey' | 'duration'> | null>;
+  findOwned(ownerId: string, projectId: string): Promise<ProjectToSeparate | null>;
   setActiveEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void>;
+  /** The audio the engines and the player read (a video's extracted track); null when the project is gone. */
+  setAudioKey(ownerId: string, projectId: string, audioKey: string): Promise<ProjectDocument | null>;
+  /** The analysis of the whole recording and its decoded length; null when the project is gone. */
+  setAnalysis(ownerId: string, projectId: string, fields: Pick<ProjectDocument, 'duration' | 'bpm' | 'key' | 'analysis'>): Promise<ProjectDocument | null>;
 }
 export const SEPARATION_PROJECTS = Symbol('SeparationProjects');
 
@@ -36,6 +43,8 @@ export interface SeparationJobs {
   findLive(ownerId: string, projectId: string, engine: EngineName): Promise<SeparationJobDocument | null>;
   markProcessing(ownerId: string, jobId: string): Promise<void>;
   setProgress(ownerId: string, jobId: string, progress: number): Promise<void>;
+  /** The first `seconds` of every stem are stored and playable (a client that missed `stems_partial` reads this). */
+  setPartial(ownerId: string, jobId: string, seconds: number): Promise<void>;
   finish(ownerId: string, jobId: string, status: Extract<SeparationJobStatus, 'completed' | 'failed'>, error?: string | null): Promise<void>;
 }
 export const SEPARATION_JOBS = Symbol('SeparationJobs');
@@ -62,6 +71,8 @@ export type StemEncoder = Pick<FlacStreamEncoder, 'output' | 'done' | 'write' | 
 /** ffprobe and ffmpeg as a separation uses them: read the mixture as it decodes, encode the stems. */
 export interface SeparationMediaTools {
   probe(input: string): Promise<MediaProbe>;
+  /** A video's first audio track as FLAC bytes; `done` settles with ffmpeg's exit. */
+  extractAudioTrack(input: string): { stream: AsyncIterable<Buffer>; done: Promise<void> };
   decodeStream(input: string, probe?: MediaProbe): AsyncGenerator<StereoAudio>;
   flacEncoder(sampleRate: number): StemEncoder;
 }
@@ -78,3 +89,23 @@ export interface SeparationJobQueue {
   publish(jobId: string, message: SeparationJobMessage): Promise<void>;
 }
 export const SEPARATION_JOB_QUEUE = Symbol('SeparationJobQueue');
+
+/**
+ * The ingest's steps in an upload's first job, before and beside its separation: a video's audio track is
+ * extracted once, and the recording is analysed once (tempo, key, loudness, features) on the same decode
+ * the engine reads, then stored and announced as `project_analysed`.
+ */
+export interface IngestSteps {
+  /** The key of the audio the engines read, extracting a video's track first when that was not done yet. */
+  audioOf(ownerId: string, project: ProjectToSeparate): Promise<string | null>;
+  /** The decode, unchanged; analysed as it passes when the project has no analysis yet (stored at its end). */
+  analysing(ownerId: string, project: ProjectToSeparate, decode: DecodedSource): AsyncIterable<StereoAudio>;
+}
+export const INGEST_STEPS = Symbol('IngestSteps');
+
+/** A decode in progress: its chunks, sample rate and expected length (from the probe). */
+export interface DecodedSource {
+  chunks: AsyncIterable<StereoAudio>;
+  sampleRate: number;
+  expectedFrames: number;
+}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
-import type { ObjectLocation, StemRecord } from '@stemdeck/proto';
+import type { EngineName, ObjectLocation, StemRecord } from '@stemdeck/proto';
 import { stemContentType } from '@stemdeck/proto';
 import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
 import { PROJECT_NOT_FOUND } from '../projects/project.repository';
@@ -18,12 +18,16 @@ export class StemQueries {
     @Inject(STEM_STORE) private readonly stems: Pick<StemStore, 'listOwned' | 'findOwned'>,
   ) {}
 
-  /** The active engine's stems; empty until the first separation has finished. */
-  async ofProject(ownerId: string, projectId: string): Promise<StemRecord[]> {
+  /**
+   * The active engine's stems (empty until the first separation has finished), or `engine`'s: whatever it
+   * has stored, such as a running job's first seconds.
+   */
+  async ofProject(ownerId: string, projectId: string, engine?: EngineName): Promise<StemRecord[]> {
     const project = await this.projects.findOwned(ownerId, projectId);
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
-    if (!project.activeEngine) return [];
-    return (await this.stems.listOwned(ownerId, projectId, project.activeEngine)).map(toStem);
+    const shown = engine ?? project.activeEngine;
+    if (!shown) return [];
+    return (await this.stems.listOwned(ownerId, projectId, shown)).map(toStem);
   }
 
   async audioOf(ownerId: string, stemId: string): Promise<ObjectLocation> {

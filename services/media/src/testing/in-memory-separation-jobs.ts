@@ -10,7 +10,7 @@ export class InMemorySeparationJobs implements SeparationJobs {
   /** A job as if an earlier request had stored it. */
   add(job: Partial<SeparationJobDocument> & Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): SeparationJobDocument {
     const at = new Date(++this.created);
-    const stored: SeparationJobDocument = { status: 'queued', progress: 0, error: null, attempts: 0, createdAt: at, updatedAt: at, ...job };
+    const stored: SeparationJobDocument = { status: 'queued', progress: 0, error: null, partialSeconds: null, attempts: 0, createdAt: at, updatedAt: at, ...job };
     this.stored.set(stored._id, stored);
     return stored;
   }
@@ -41,9 +41,14 @@ export class InMemorySeparationJobs implements SeparationJobs {
     if (job) job.progress = progress;
   }
 
+  async setPartial(ownerId: string, jobId: string, seconds: number): Promise<void> {
+    const job = this.owned(ownerId, jobId);
+    if (job) job.partialSeconds = seconds;
+  }
+
   async finish(ownerId: string, jobId: string, status: 'completed' | 'failed', error: string | null = null): Promise<void> {
     const job = this.owned(ownerId, jobId);
-    if (job) Object.assign(job, status === 'completed' ? { status, error, progress: 1 } : { status, error });
+    if (job) Object.assign(job, status === 'completed' ? { status, error, progress: 1 } : { status, error, partialSeconds: null });
   }
 
   private owned(ownerId: string, jobId: string): SeparationJobDocument | undefined {

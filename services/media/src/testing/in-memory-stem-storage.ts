@@ -1,11 +1,26 @@
 import type { StemStorage } from '../separation/separation.ports';
+import type { UploadStorage } from '../uploads/ingest.ports';
 
 /** The address `InMemoryStemStorage` hands out for reading an object (FakeMediaTools decodes what is added at it). */
 export const memoryUrl = (key: string): string => `memory://${key}`;
 
 /** Object storage as a map of key to bytes; a streamed upload appears only once its body has been read to the end. */
-export class InMemoryStemStorage implements StemStorage {
+export class InMemoryStemStorage implements StemStorage, UploadStorage {
   readonly objects = new Map<string, { body: Buffer; contentType: string }>();
+
+  async stat(key: string): Promise<{ size: number } | undefined> {
+    const object = this.objects.get(key);
+    return object ? { size: object.body.length } : undefined;
+  }
+
+  async read(key: string, offset: number, length: number): Promise<AsyncIterable<Buffer>> {
+    const object = this.objects.get(key);
+    if (!object) throw new Error(`${key}: NoSuchKey`);
+    const part = object.body.subarray(offset, offset + length);
+    return (async function* () {
+      yield part;
+    })();
+  }
 
   async presignedReadUrl(key: string): Promise<string> {
     return memoryUrl(key);

@@ -1,14 +1,24 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { MediaProbe, StreamingAnalysis, type StereoAudio } from '@stemdeck/audio';
-import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
-import type { IngestUploadRequest, Project, SeparationJob } from '@stemdeck/proto';
-import { isStillImage, looksLikeMedia, MediaToolsAdapter } from '../media-tools/media-tools.adapter';
-import { DeleteProjectUseCase } from '../projects/delete-project.usecase';
-import { PROJECT_NOT_FOUND, ProjectRepository, toProject } from '../projects/project.repository';
-import { ProjectDocument } from '../projects/project.schema';
-import { releaseMemory } from '../release-memory';
-import { RequestSeparationUseCase } from '../separation/request-separation.usecase';
-import { extractedAudioKey, PROJECT_NAME_MAX, projectPrefix } from '@stemdeck/proto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { MediaProbe } from '@stemdeck/audio';
+import { RpcFailure } from '@stemdeck/platform';
+import type { IngestUploadAnswer, IngestUploadRequest } from '@stemdeck/proto';
+import { PROJECT_NAME_MAX, projectPrefix } from '@stemdeck/proto';
+import { CLOCK, type Clock } from '../clock';
+import { isStillImage, looksLikeMedia } from '../media-tools/media-tools.adapter';
+import { toProject } from '../projects/project.repository';
+import type { ProjectDocument } from '../projects/project.schema';
+import { SEPARATION_MEDIA_TOOLS } from '../separation/separation.ports';
+import {
+  FIRST_JOB,
+  PROJECT_CREATION,
+  PROJECT_REMOVAL,
+  UPLOAD_STORAGE,
+  type ContentTools,
+  type FirstJob,
+  type ProjectCreation,
+  type ProjectRemoval,
+  type UploadStorage,
+} from './ingest.ports';
 
 export const NOT_MEDIA = 'Please upload an audio or video file';
 export const UNREADABLE = 'The selected file could not be processed';
@@ -16,12 +26,6 @@ export const NO_SOUND = 'The selected video has no audio track';
 export const TOO_SHORT = 'The selected file is too short to split into stems (under a quarter of a second)';
 /** Shorter than this there is nothing to hear, let alone separate: one STFT window of the fast engine is 93 ms. */
 export const MIN_AUDIO_SECONDS = 0.25;
-
-export interface IngestResult {
-  project: Project;
-  analysis: { bpm: number; key: string };
-  job: SeparationJob | null;
-}
 
 /**
  * The file's own name, whatever the client sent: no folders ("../", "C:\\"), no control characters,
@@ -39,67 +43,50 @@ export const projectNameOf = (fileName: string): string => {
   return [...name].slice(0, PROJECT_NAME_MAX).join('').trim();
 };
 
+/** The content check gives up after this (the gateway waits a little longer for the answer, then discards the upload). */
+export const CONTENT_CHECK_MS = 45_000;
+
 /**
- * Turns an uploaded object into a project: probe by content, extract a video's audio track, decode until
- * there is enough sound to be a song, then create the project and queue the `fast` separation at once —
- * its first seconds are separated while this decode goes on through the analysis (tempo, key, loudness,
- * features), which the answer carries. Nothing is half-written: a failure before the project exists
- * removes the uploaded objects; after, the whole project goes (documents, stems the job wrote, objects).
+ * Turns an uploaded object into a project, answering while the uploader waits only what the file's content
+ * decides: probe it (not media → 415; unreadable, no audio track → 422), decode until there is a quarter of
+ * a second of sound (an empty or too short recording → 422), then create the project and queue its first
+ * job. That durable job owns everything derived from the file: it extracts a video's audio track, analyses
+ * the recording on the decode it separates, announces the analysis (`project_analysed`) and stores the stems.
+ * Nothing is half-written: a refused upload leaves no object; a project that could not get its job is removed.
  */
 @Injectable()
 export class IngestUploadUseCase {
   private readonly logger = new Logger(IngestUploadUseCase.name);
 
   constructor(
-    private readonly storage: ObjectStorageAdapter,
-    private readonly tools: MediaToolsAdapter,
-    private readonly projects: ProjectRepository,
-    private readonly separation: RequestSeparationUseCase,
-    private readonly deleteProject: DeleteProjectUseCase,
+    @Inject(UPLOAD_STORAGE) private readonly storage: UploadStorage,
+    @Inject(SEPARATION_MEDIA_TOOLS) private readonly tools: ContentTools,
+    @Inject(PROJECT_CREATION) private readonly projects: ProjectCreation,
+    @Inject(FIRST_JOB) private readonly firstJob: FirstJob,
+    @Inject(PROJECT_REMOVAL) private readonly deleteProject: ProjectRemoval,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(request: IngestUploadRequest): Promise<IngestResult> {
-    const { ownerId, projectId, objectKey, fileName: sentName } = request;
+  async execute(request: IngestUploadRequest): Promise<IngestUploadAnswer> {
+    const { ownerId, projectId, objectKey, fileName } = request;
     let created = false;
     try {
-      const started = Date.now();
-      const url = await this.storage.presignedReadUrl(objectKey);
-      const probe = await this.probe(objectKey, url);
-      const probedAt = Date.now();
-      let audioKey = objectKey;
-      if (probe.hasVideo) {
-        audioKey = extractedAudioKey(ownerId, projectId);
-        await this.extractAudio(url, audioKey);
-      }
-      let job: SeparationJob | null = null;
-      const analysed = await this.decodeAndAnalyse(url, probe, objectKey, async () => {
-        await this.createProject(request, probe, audioKey);
-        created = true;
-        job = await this.separation.execute({ ownerId, projectId, engine: 'fast' });
-      });
-      const { analysis, frames, sampleRate } = analysed;
-      const seconds = frames / sampleRate;
-      const project = await this.projects.setAnalysis(ownerId, projectId, {
-        duration: Math.round(seconds * 1000) / 1000,
-        bpm: analysis.bpm,
-        key: analysis.key,
-        analysis: { loudnessLufs: analysis.loudnessLufs, spotifyFeatures: analysis.spotifyFeatures },
-      });
-      // Deleted while it was being analysed (the owner changed their mind): nothing to answer with.
-      if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
-      this.logger.log(`ingest ${projectId}: ${seconds.toFixed(1)} s of audio from ${fileNameOf(sentName)}; probe ${probedAt - started} ms, decode and analysis ${Date.now() - probedAt} ms`);
-      return { project: toProject(project), analysis: { bpm: analysis.bpm, key: analysis.key }, job };
+      const started = this.clock.now();
+      const probe = await withDeadline(this.checkContent(objectKey), CONTENT_CHECK_MS);
+      const project = await this.createProject(request, probe);
+      created = true;
+      const job = await this.firstJob.execute({ ownerId, projectId, engine: 'fast' });
+      this.logger.log(`ingest ${projectId}: ${fileNameOf(fileName)} checked and queued in ${this.clock.now() - started} ms`);
+      return { project: toProject(project), job };
     } catch (error) {
       if (created) await this.deleteProject.execute(ownerId, projectId).catch(() => undefined);
-      await this.storage.removePrefix(projectPrefix(ownerId, projectId)).catch(() => undefined);
+      else await this.storage.removePrefix(projectPrefix(ownerId, projectId)).catch(() => undefined);
       throw error;
-    } finally {
-      releaseMemory();
     }
   }
 
-  /** The project as soon as the file is known to be a song: analysis fields follow when the decode ends. */
-  private createProject({ ownerId, projectId, objectKey, fileName: sentName }: IngestUploadRequest, probe: MediaProbe, audioKey: string): Promise<ProjectDocument> {
+  /** The project as soon as the file is known to be a song: tempo, key and exact length come from its job. */
+  private createProject({ ownerId, projectId, objectKey, fileName: sentName }: IngestUploadRequest, probe: MediaProbe): Promise<ProjectDocument> {
     const fileName = fileNameOf(sentName);
     const isVideo = probe.hasVideo;
     return this.projects.create({
@@ -112,18 +99,23 @@ export class IngestUploadUseCase {
       key: null,
       source: isVideo ? 'video' : 'audio',
       originalKey: objectKey,
-      audioKey,
+      // A video's audio track is extracted by the job; until then the project has no audio to play.
+      audioKey: isVideo ? null : objectKey,
       audioContentType: isVideo ? 'audio/flac' : contentTypeOf(probe),
       analysis: null,
       activeEngine: null,
-      createdAt: new Date(),
+      createdAt: new Date(this.clock.now()),
     });
   }
 
-  /** Decides by content: not media at all → 415; media-looking but unreadable, or no audio track → 422. */
-  private async probe(objectKey: string, url: string): Promise<MediaProbe> {
+  /**
+   * Decides by content: not media at all → 415; media-looking but unreadable, or no audio track → 422;
+   * readable but with less than a quarter of a second of sound → 422.
+   */
+  private async checkContent(objectKey: string): Promise<MediaProbe> {
     // An empty file is unreadable media, not a storage error: a ranged read of 0 bytes is refused by S3.
     if (!(await this.storage.stat(objectKey))?.size) throw new RpcFailure(422, UNREADABLE);
+    const url = await this.storage.presignedReadUrl(objectKey);
     let probe: MediaProbe;
     try {
       probe = await this.tools.probe(url);
@@ -133,64 +125,41 @@ export class IngestUploadUseCase {
     }
     if (isStillImage(probe) || (!probe.audio && !probe.hasVideo)) throw new RpcFailure(415, NOT_MEDIA);
     if (!probe.audio) throw new RpcFailure(422, NO_SOUND);
+    await this.checkSound(url, probe, objectKey);
     return probe;
   }
 
-  /**
-   * One streamed decode into the analysis (memory bounded whatever the length). As soon as it has a
-   * quarter of a second of sound (or the file ended with less: refused here, before anything exists),
-   * `enoughSound` runs; the rest of the decode waits for it.
-   */
-  private async decodeAndAnalyse(url: string, probe: MediaProbe, objectKey: string, enoughSound: () => Promise<void>) {
-    const sampleRate = probe.audio!.sampleRate;
-    const expectedFrames = Math.round(probe.durationSeconds * sampleRate);
-    const analysis = new StreamingAnalysis(sampleRate, expectedFrames);
-    const minimum = MIN_AUDIO_SECONDS * sampleRate;
-    let announced = false;
-    const announce = async () => {
-      if (analysis.length === 0) throw new RpcFailure(422, UNREADABLE);
-      if (analysis.length < minimum) throw new RpcFailure(422, TOO_SHORT);
-      announced = true;
-      await enoughSound();
-    };
-    const chunks = this.tools.decodeStream(url, probe)[Symbol.asyncIterator]();
+  /** Decodes until a quarter of a second of sound has come out (then stops the decode), or the file ends short. */
+  private async checkSound(url: string, probe: MediaProbe, objectKey: string): Promise<void> {
+    const minimum = MIN_AUDIO_SECONDS * probe.audio!.sampleRate;
+    let frames = 0;
     try {
-      for (;;) {
-        let next: IteratorResult<StereoAudio>;
-        try {
-          next = await chunks.next();
-        } catch (error) {
-          // Only the decode's own failures mean the file is unreadable (not the project's creation).
-          this.logger.warn(`decode failed for ${objectKey}: ${(error as Error).message}`);
-          throw new RpcFailure(422, UNREADABLE);
-        }
-        if (next.done) break;
-        analysis.push(next.value);
-        if (!announced && analysis.length >= minimum) await announce();
+      for await (const chunk of this.tools.decodeStream(url, probe)) {
+        frames += chunk.left.length;
+        if (frames >= minimum) return;
       }
-    } finally {
-      await chunks.return?.(undefined);
+    } catch (error) {
+      this.logger.warn(`decode failed for ${objectKey}: ${(error as Error).message}`);
+      throw new RpcFailure(422, UNREADABLE);
     }
-    if (!announced) await announce();
-    return { analysis: analysis.finish(), frames: analysis.length, sampleRate };
+    throw new RpcFailure(422, frames === 0 ? UNREADABLE : TOO_SHORT);
   }
 
   private async readHead(objectKey: string): Promise<Buffer> {
     const stream = await this.storage.read(objectKey, 0, 16);
     const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
     return Buffer.concat(chunks);
   }
+}
 
-  private async extractAudio(url: string, audioKey: string): Promise<void> {
-    const { stream, done } = this.tools.extractAudioTrack(url);
-    try {
-      await Promise.all([this.storage.putStream(audioKey, stream, 'audio/flac'), done]);
-    } catch (error) {
-      this.logger.warn(`audio extraction failed: ${(error as Error).message}`);
-      throw new RpcFailure(422, UNREADABLE);
-    }
-  }
+/** The check's answer, or 422 once it has taken longer than `ms` (a file that takes that long is not one we can read). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RpcFailure(422, UNREADABLE)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** The content type the player is served for an audio upload, from what ffprobe found (not what the client said). */
