@@ -5,17 +5,16 @@ import type { IngestUploadAnswer, IngestUploadRequest } from '@stemdeck/proto';
 import { PROJECT_NAME_MAX, projectPrefix } from '@stemdeck/proto';
 import { CLOCK, type Clock } from '../clock';
 import { isStillImage, looksLikeMedia } from '../media-tools/media-tools.adapter';
+import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
 import { toProject } from '../projects/project.repository';
 import type { ProjectDocument } from '../projects/project.schema';
 import { SEPARATION_MEDIA_TOOLS } from '../separation/separation.ports';
 import {
   FIRST_JOB,
-  PROJECT_CREATION,
   PROJECT_REMOVAL,
   UPLOAD_STORAGE,
   type ContentTools,
   type FirstJob,
-  type ProjectCreation,
   type ProjectRemoval,
   type UploadStorage,
 } from './ingest.ports';
@@ -61,7 +60,7 @@ export class IngestUploadUseCase {
   constructor(
     @Inject(UPLOAD_STORAGE) private readonly storage: UploadStorage,
     @Inject(SEPARATION_MEDIA_TOOLS) private readonly tools: ContentTools,
-    @Inject(PROJECT_CREATION) private readonly projects: ProjectCreation,
+    @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'create'>,
     @Inject(FIRST_JOB) private readonly firstJob: FirstJob,
     @Inject(PROJECT_REMOVAL) private readonly deleteProject: ProjectRemoval,
     @Inject(CLOCK) private readonly clock: Clock,

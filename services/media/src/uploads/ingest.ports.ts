@@ -1,10 +1,9 @@
 import type { SeparationJob } from '@stemdeck/proto';
-import type { ProjectDocument } from '../projects/project.schema';
 import type { SeparationMediaTools } from '../separation/separation.ports';
 
 /*
  * What the upload's content check needs from the world, each behind a token: media.module binds them to the
- * real storage, repository and use-cases (ingest.providers.ts), the unit spec to in-memory fakes (src/testing).
+ * real storage and use-cases (ingest.providers.ts; the project store is PROJECT_STORE), the unit spec to in-memory fakes (src/testing).
  */
 
 /** The uploaded object as the check reads it, and the removal of a refused upload's objects. */
@@ -16,11 +15,6 @@ export interface UploadStorage {
   removePrefix(prefix: string): Promise<void>;
 }
 export const UPLOAD_STORAGE = Symbol('UploadStorage');
-
-export interface ProjectCreation {
-  create(project: ProjectDocument): Promise<ProjectDocument>;
-}
-export const PROJECT_CREATION = Symbol('ProjectCreation');
 
 /** ffprobe and the streamed decode, as the content check uses them. */
 export type ContentTools = Pick<SeparationMediaTools, 'probe' | 'decodeStream'>;

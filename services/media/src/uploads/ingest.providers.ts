@@ -1,10 +1,9 @@
 import type { Provider } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import { DeleteProjectUseCase } from '../projects/delete-project.usecase';
-import { ProjectRepository } from '../projects/project.repository';
 import { RequestSeparationUseCase } from '../separation/request-separation.usecase';
 import { INGEST_STEPS } from '../separation/separation.ports';
-import { FIRST_JOB, PROJECT_CREATION, PROJECT_REMOVAL, UPLOAD_STORAGE } from './ingest.ports';
+import { FIRST_JOB, PROJECT_REMOVAL, UPLOAD_STORAGE } from './ingest.ports';
 import { IngestJobSteps } from './ingest-steps';
 import { IngestUploadUseCase } from './ingest-upload.usecase';
 
@@ -14,7 +13,6 @@ export const INGEST_PROVIDERS: Provider[] = [
   IngestJobSteps,
   { provide: INGEST_STEPS, useExisting: IngestJobSteps },
   { provide: UPLOAD_STORAGE, useExisting: ObjectStorageAdapter },
-  { provide: PROJECT_CREATION, useExisting: ProjectRepository },
   { provide: FIRST_JOB, useExisting: RequestSeparationUseCase },
   { provide: PROJECT_REMOVAL, useExisting: DeleteProjectUseCase },
 ];
