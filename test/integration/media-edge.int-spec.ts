@@ -71,9 +71,14 @@ describe('upload edge files', () => {
     const whole = readFileSync(makeClip('edge-whole.mp3', 12, { codecArgs: ['-b:a', '128k'] }));
     const path = fixturePath('edge-truncated.mp3');
     writeFileSync(path, whole.subarray(0, Math.floor(whole.length / 2) + 77));
+    const live = await listen(demo);
     const response = await upload(demo, path);
     expect(response.status).toBe(201);
-    const { project } = (await response.json()) as { project: { duration: number } };
+    // The answer carries the probe's estimate; the job's decode measures what is really there.
+    const { project: answered } = (await response.json()) as { project: { id: string } };
+    await live.waitFor((e) => e.type === 'project_analysed' && e.projectId === answered.id, 30_000);
+    live.close();
+    const project = (await (await demo.fetch(`/api/projects/${answered.id}`)).json()) as { duration: number };
     expect(project.duration).toBeGreaterThan(5);
     expect(project.duration).toBeLessThan(7);
   });
@@ -100,7 +105,7 @@ describe('upload edge files', () => {
     expect(analysed).toMatchObject({ bpm: 120, duration: 1200 });
     live.close();
     expect((await demo.fetch(`/api/projects/${project.id}`, { method: 'DELETE', headers: CSRF })).status).toBe(204);
-  });
+  }, 90_000);
 
   it('accepts a 2-hour file (memory does not grow with length); deleted mid-separation, its job stops and leaves nothing', async () => {
     const path = fixturePath('edge-silent-2h.flac');
