@@ -1,6 +1,6 @@
 /** @jest-environment jsdom */
 import type { LiveServerMessage } from '@stemdeck/proto/live';
-import type { Stem } from '../../api/mediaTypes';
+import type { Project, SeparationJob, Stem } from '../../api/mediaTypes';
 import { createStore } from '../../app/store';
 import type { StemPlayer } from '../../audio/stemPlayer';
 import type { LiveChannel } from '../live/useLiveConnection';
@@ -97,5 +97,61 @@ describe('StudioProjectController: mixer changes', () => {
     expect(vocals().muted).toBe(true);
     expect(saves).toHaveLength(1);
     controller.dispose();
+  });
+});
+
+describe('StudioProjectController: opening an upload', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  const answered: Project = { id: 'p1', name: 'song', originalFile: 'song.mp3', duration: 30.1, bpm: null, key: null, source: 'audio', activeEngine: null, createdAt: '2026-11-23T10:00:00.000Z' };
+  const queued: SeparationJob = { id: 'j1', projectId: 'p1', engine: 'fast', status: 'queued', progress: 0, error: null, partialSeconds: null };
+
+  /** The controller with the server's project read, its stems read and the player replaced. */
+  function setUpOpening(server: Project) {
+    const store = createStore();
+    jest.spyOn(projectsApi.endpoints.getProject, 'initiate').mockImplementation((() => () => ({ unwrap: async () => server })) as never);
+    const stemReads: unknown[] = [];
+    jest.spyOn(projectsApi.endpoints.projectStems, 'initiate').mockImplementation(((arg: unknown) => () => {
+      stemReads.push(arg);
+      return { unwrap: async () => [VOCALS] };
+    }) as never);
+    const loads: Array<{ stems: unknown; partialSeconds: number | null }> = [];
+    const player = {
+      duration: 0,
+      bpm: 0,
+      setMix: () => undefined,
+      onPosition: () => () => undefined,
+      unload: () => undefined,
+      load: async (stems: unknown, partialSeconds: number | null) => (loads.push({ stems, partialSeconds }), true),
+    };
+    let listener: ((message: LiveServerMessage) => void) | undefined;
+    const live: LiveChannel = { send: () => true, subscribe: (next) => ((listener = next), () => (listener = undefined)), connectionId: () => 'tab-a', saveStem: () => null };
+    const controller = new StudioProjectController(store.dispatch, store.getState, player as unknown as StemPlayer, live);
+    controller.start();
+    return { controller, store, player, loads, stemReads, receive: (message: LiveServerMessage) => listener!(message) };
+  }
+
+  it('keeps no events for a project that is not open, and reads what it missed from the server when it opens it', async () => {
+    const running: SeparationJob = { ...queued, status: 'processing', progress: 0.3, partialSeconds: 5 };
+    const { controller, store, player, loads, stemReads, receive } = setUpOpening({ ...answered, bpm: 128, key: 'A minor', duration: 30, jobs: [running] });
+    // The first seconds and the analysis beat the upload's answer to this page.
+    receive({ type: 'stems_partial', projectId: 'p1', engine: 'fast', seconds: 5, stems: [STORED] });
+    receive({ type: 'project_analysed', projectId: 'p1', bpm: 128, key: 'A minor', duration: 30 });
+    expect(loads).toEqual([]);
+    await controller.open(answered, queued);
+    expect(stemReads).toEqual([{ projectId: 'p1', engine: 'fast' }]);
+    expect(loads).toEqual([{ stems: [VOCALS], partialSeconds: 5 }]);
+    expect(store.getState().project).toMatchObject({ partialSeconds: 5, project: { bpm: 128, key: 'A minor', duration: 30 } });
+    expect(player).toMatchObject({ bpm: 128, duration: 30 });
+  });
+
+  it("takes the open project's analysis when its event comes", async () => {
+    const { controller, store, player, receive } = setUpOpening(answered);
+    await controller.open(answered, queued);
+    expect(store.getState().project.project?.bpm).toBeNull();
+    receive({ type: 'project_analysed', projectId: 'p1', bpm: 97.5, key: 'F# minor', duration: 29.98 });
+    expect(store.getState().project.project).toMatchObject({ bpm: 97.5, key: 'F# minor', duration: 29.98 });
+    expect(store.getState().transport.file).toEqual({ name: 'song.mp3', duration: 29.98 });
+    expect(player).toMatchObject({ bpm: 97.5, duration: 29.98 });
   });
 });
