@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import { MAX_UPLOAD_BYTES, originalKey } from '@stemdeck/proto';
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
+import { ID_GENERATOR, type IdGenerator } from '../clock';
 import { DomainError } from '../errors/domain-error';
 
 /** Two upload forms exist in the product: one names the file field `audio`, the other `file`; both are taken. */
@@ -34,7 +34,10 @@ export interface StoredUpload {
  */
 @Injectable()
 export class MultipartUploadAdapter {
-  constructor(private readonly storage: ObjectStorageAdapter) {}
+  constructor(
+    private readonly storage: ObjectStorageAdapter,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+  ) {}
 
   /** The request's file, stored; refused (400/413) before anything is stored when the request is not an upload. */
   store(ownerId: string, req: Request): Promise<StoredUpload> {
@@ -81,7 +84,7 @@ export class MultipartUploadAdapter {
           file.resume();
           return;
         }
-        const projectId = randomUUID();
+        const projectId = this.ids.randomUUID();
         const objectKey = originalKey(ownerId, projectId);
         const fileBody = new PassThrough();
         body = fileBody;
