@@ -2,8 +2,9 @@
  * Pipeline benchmark (not a test): starts the real stack on the test ports, signs in, then measures
  *  1. the gateway's peak RSS while a 500 MB upload streams through it into object storage (goal ≤ 150 MB);
  *  2. time from "upload body sent" to the first playable stem of a 30-second clip (goal ≤ 1 s): the upload
- *     answer (probe + decode + analysis), the progressive first 10 s of the stems (`stems_partial`), the
- *     first 64 kB of a stem fetched from the gateway, and the whole stems (`stems_ready`).
+ *     answer (the content check: ffprobe + the first quarter second of sound), the analysis (`project_analysed`,
+ *     sent by the project's first job when its one decode ends), the progressive first seconds of the stems
+ *     (`stems_partial`), the first 64 kB of a stem fetched from the gateway, and the whole stems (`stems_ready`).
  * Run: npm run bench:pipeline
  */
 import { execFileSync } from 'node:child_process';
@@ -121,6 +122,9 @@ async function measureFirstStem(stack: Stack, agent: SignedInAgent) {
     if ((event.type === 'stems_partial' || event.type === 'stems_ready') && event.projectId) {
       seen.set(`${event.type}:${event.projectId}`, { at: now(), url: event.stems![0]!.url });
     }
+    if (event.type === 'project_analysed' && event.projectId && !seen.has(`${event.type}:${event.projectId}`)) {
+      seen.set(`${event.type}:${event.projectId}`, { at: now(), url: '' });
+    }
   });
   const until = async (key: string) => {
     while (!seen.has(key)) await new Promise((r) => setTimeout(r, 2));
@@ -136,8 +140,10 @@ async function measureFirstStem(stack: Stack, agent: SignedInAgent) {
     await stem.arrayBuffer();
     const playableAt = now();
     const ready = await until(`stems_ready:${projectId}`);
+    const analysed = await until(`project_analysed:${projectId}`);
     runs.push({
       uploadAnswerMs: Math.round(result.answeredAt - result.sentAt),
+      analysisMs: Math.round(analysed.at - result.sentAt),
       firstSecondsMs: Math.round(partial.at - result.sentAt),
       firstStemBytesMs: Math.round(playableAt - result.sentAt),
       wholeStemsMs: Math.round(ready.at - result.sentAt),
@@ -149,6 +155,7 @@ async function measureFirstStem(stack: Stack, agent: SignedInAgent) {
     runs,
     median: {
       uploadAnswerMs: median(runs.map((r) => r.uploadAnswerMs)),
+      analysisMs: median(runs.map((r) => r.analysisMs)),
       firstSecondsMs: median(runs.map((r) => r.firstSecondsMs)),
       firstStemBytesMs: median(runs.map((r) => r.firstStemBytesMs)),
       wholeStemsMs: median(runs.map((r) => r.wholeStemsMs)),
