@@ -48,15 +48,17 @@ async function main(): Promise<void> {
       await chooser.setFiles(clip);
       await page.getByRole('button', { name: 'Split into Stems' }).click();
       const marks = await page.evaluate(async () => {
-        const mark = (name: string) => performance.getEntriesByName(name)[0]?.startTime;
-        const until = async (name: string) => {
-          while (mark(name) === undefined) await new Promise((r) => setTimeout(r, 2));
-          return mark(name)!;
+        // Only marks made after `after` count: the previous run's whole stems can still finish decoding (and mark
+        // "playable") after this run's marks were cleared.
+        const mark = (name: string, after: number) => performance.getEntriesByName(name).find((entry) => entry.startTime >= after)?.startTime;
+        const until = async (name: string, after = 0) => {
+          while (mark(name, after) === undefined) await new Promise((r) => setTimeout(r, 2));
+          return mark(name, after)!;
         };
         const sent = await until('stemdeck:upload-sent');
-        const playable = await until('stemdeck:stems-playable');
+        const playable = await until('stemdeck:stems-playable', sent);
         (document.querySelector('button[aria-label="Play"]') as HTMLButtonElement).click();
-        const audible = await until('stemdeck:first-audible');
+        const audible = await until('stemdeck:first-audible', playable);
         (document.querySelector('button[aria-label="Stop"]') as HTMLButtonElement).click();
         return { sent, playable, audible };
       });
