@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import type { MediaProbe } from '@stemdeck/audio';
 import type { EngineName, ProjectSource, SpotifyFeatures } from '@stemdeck/proto';
 
 export const PROJECT_MODEL = 'Project';
@@ -17,6 +18,8 @@ export interface ProjectDocument {
   /** Audio the engines and the player read: the original for audio uploads, the extracted track for video. */
   audioKey: string | null;
   audioContentType: string | null;
+  /** What ffprobe found in the audio object (the upload's check stored it), so its jobs need not probe it again. */
+  audioProbe?: MediaProbe | null;
   analysis: { loudnessLufs: number; spotifyFeatures: SpotifyFeatures } | null;
   activeEngine: EngineName | null;
   createdAt: Date;
@@ -35,6 +38,7 @@ export const ProjectSchema = new Schema<ProjectDocument>(
     originalKey: { type: String, default: null },
     audioKey: { type: String, default: null },
     audioContentType: { type: String, default: null },
+    audioProbe: { type: Schema.Types.Mixed, default: null },
     analysis: { type: Schema.Types.Mixed, default: null },
     activeEngine: { type: String, default: null },
     createdAt: { type: Date, required: true },

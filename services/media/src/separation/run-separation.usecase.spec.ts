@@ -112,6 +112,18 @@ describe('RunSeparationUseCase', () => {
     expect(types.indexOf('project_analysed')).toBeLessThan(types.indexOf('stems_ready'));
   });
 
+  it('starts decoding without probing again when the upload stored what its probe found', async () => {
+    const { useCase, item, tools, storage } = setUp(12);
+    expect(await useCase.execute(item(1))).toBe('done');
+    expect(tools.probes).toBe(1);
+    const stored = setUp(12);
+    stored.projects.stored.get('p1')!.audioProbe = await stored.tools.probe(memoryUrl('audio-key'));
+    expect(await stored.useCase.execute(stored.item(1))).toBe('done');
+    expect(stored.tools.probes).toBe(1);
+    // Same stems either way.
+    expect(stored.storage.sizes()).toEqual(storage.sizes());
+  });
+
   it("extracts a video's audio track first, then separates and analyses that", async () => {
     const { useCase, item, events, projects, tools, storage } = setUp(12, { uploaded: 'video' });
     expect(await useCase.execute(item(1))).toBe('done');

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type StemSet, type StereoAudio } from '@stemdeck/audio';
+import { createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type MediaProbe, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
 import { CLOCK, type Clock } from '../clock';
@@ -114,15 +114,16 @@ export class RunSeparationUseCase {
       const started = this.clock.now();
       const audioKey = await this.ingest.audioOf(ownerId, project);
       if (!audioKey) throw new ProjectGone();
-      const opened = await this.openSource(audioKey);
+      const opened = await this.openSource(audioKey, audioKey === project.audioKey ? project.audioProbe : null);
       let source = opened;
       cleanup.push(() => opened.close());
+      const readyAt = this.clock.now();
       item.heartbeat();
-      let headMs: number | null = null;
+      let head: string | null = null;
       if (project.duration >= 2 * PROGRESSIVE_HEAD_SECONDS && (await this.stems.listOwned(ownerId, projectId, engine)).length === 0) {
-        const head = await takeHead(source, PROGRESSIVE_HEAD_SECONDS);
-        source = head.source;
-        headMs = await this.separateHead(item.payload, head.audio);
+        const taken = await takeHead(source, PROGRESSIVE_HEAD_SECONDS);
+        source = taken.source;
+        head = `decoded in ${this.clock.now() - readyAt} ms, ${await this.separateHead(item.payload, taken.audio)}`;
       }
       // The first job of an upload also analyses the recording, on this same decode (each sample once).
       source = { ...source, chunks: this.ingest.analysing(ownerId, project, source) };
@@ -130,7 +131,7 @@ export class RunSeparationUseCase {
       const frames = await this.separateAll(item, source);
       this.logger.log(
         `job ${jobId} ${engine}: ${(frames.count / frames.sampleRate).toFixed(1)} s of audio; ` +
-          `${headMs === null ? '' : `first seconds ${headMs} ms, `}decode, separate and store ${this.clock.now() - headAt} ms (total ${this.clock.now() - started} ms)`,
+          `audio opened (probe) in ${readyAt - started} ms; ${head === null ? '' : `${head}; `}decode, separate and store ${this.clock.now() - headAt} ms (total ${this.clock.now() - started} ms)`,
       );
       // Deleted while the last stems were being stored: what was just written must not outlive it.
       if (!(await this.projects.findOwned(ownerId, projectId))) throw new ProjectGone();
@@ -165,10 +166,10 @@ export class RunSeparationUseCase {
     this.events.publish({ type: 'stems_failed', ownerId, projectId, engine, message: userMessage });
   }
 
-  /** The project's audio as a streamed decode. */
-  private async openSource(audioKey: string): Promise<MixtureSource> {
+  /** The project's audio as a streamed decode (probed first unless the upload's check stored what it found). */
+  private async openSource(audioKey: string, stored: MediaProbe | null | undefined): Promise<MixtureSource> {
     const url = await this.storage.presignedReadUrl(audioKey);
-    const probe = await this.tools.probe(url);
+    const probe = stored?.audio ? stored : await this.tools.probe(url);
     const chunks = this.tools.decodeStream(url, probe);
     return {
       chunks,
@@ -182,18 +183,22 @@ export class RunSeparationUseCase {
    * Separates and stores the song's first seconds (only when this engine has no stems for it yet: never
    * over finished stems someone may be playing). Returns how long that took.
    */
-  private async separateHead(payload: SeparationJobMessage, head: StereoAudio): Promise<number> {
+  private async separateHead(payload: SeparationJobMessage, head: StereoAudio): Promise<string> {
     const { ownerId, projectId, engine } = payload;
     const started = this.clock.now();
     // The fast engine separates 5 s in this thread faster than it could start a worker thread.
     const stems = await (engine === 'fast' ? FAST_IN_THREAD : this.engines.get(engine)).separate(head);
+    const separated = this.clock.now();
     // Encoded in this process: starting four ffmpeg encoders takes longer than encoding 5 s.
-    await Promise.all(STEM_TYPES.map((type) => this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encodeFlac24(stems[type]), STEM_CONTENT_TYPE)));
-    await this.upsertStems(payload);
-    await this.jobs.setPartial(ownerId, payload.jobId, PROGRESSIVE_HEAD_SECONDS);
+    const encoded = STEM_TYPES.map((type) => encodeFlac24(stems[type]));
+    const encodedAt = this.clock.now();
+    await Promise.all(STEM_TYPES.map((type, i) => this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encoded[i]!, STEM_CONTENT_TYPE)));
+    const storedAt = this.clock.now();
+    await Promise.all([this.upsertStems(payload), this.jobs.setPartial(ownerId, payload.jobId, PROGRESSIVE_HEAD_SECONDS)]);
     const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
     this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems: stored });
-    return this.clock.now() - started;
+    const done = this.clock.now();
+    return `first seconds ${done - started} ms (separate ${separated - started}, encode ${encodedAt - separated}, store ${storedAt - encodedAt}, documents ${done - storedAt})`;
   }
 
   /** The whole song, streamed through the engine into the four stem objects; returns its length. */

@@ -11,7 +11,7 @@ import type { SeparationJobDocument, SeparationJobStatus } from './separation-jo
  */
 
 /** What a separation reads of a project: its audio, length, and whether the ingest steps are still to run. */
-export type ProjectToSeparate = Pick<ProjectDocument, '_id' | 'audioKey' | 'duration' | 'source' | 'originalKey' | 'analysis'>;
+export type ProjectToSeparate = Pick<ProjectDocument, '_id' | 'audioKey' | 'duration' | 'source' | 'originalKey' | 'analysis' | 'audioProbe'>;
 
 /** The project reads a separation needs, and the project changes it (and the ingest steps it runs) make. */
 export interface SeparationProjects {

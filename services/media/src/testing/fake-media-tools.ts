@@ -51,8 +51,12 @@ export class FakeMediaTools implements SeparationMediaTools {
     this.media.set(input, { audio, options });
   }
 
+  /** How many probes were run. */
+  probes = 0;
+
   async probe(input: string): Promise<MediaProbe> {
     const { audio, options } = this.read(input);
+    this.probes++;
     return {
       formatName: options.video ? 'mov,mp4,m4a,3gp,3g2,mj2' : 'wav',
       durationSeconds: audio.left.length / audio.sampleRate,

@@ -60,6 +60,8 @@ describe('IngestUploadUseCase', () => {
     expect(answer.job).toMatchObject({ id: 'job-1', status: 'queued' });
     expect(firstJob.requested).toEqual([{ ownerId: OWNER, projectId: PROJECT, engine: 'fast' }]);
     expect(projects.stored.get(PROJECT)).toMatchObject({ audioKey: KEY, originalKey: KEY, analysis: null, createdAt: new Date(1_700_000_000_000) });
+    // What the probe found is kept for the job, which reads the same object.
+    expect(projects.stored.get(PROJECT)?.audioProbe).toMatchObject({ durationSeconds: 30, audio: { sampleRate: RATE } });
     // The decode was stopped after its first chunk: the analysis is the job's.
     expect(tools.decodes).toBe(1);
     expect(tools.stoppedEarly).toBe(1);
@@ -69,7 +71,7 @@ describe('IngestUploadUseCase', () => {
     const { useCase, request, projects } = setUp({ audio: tone(30), video: true });
     const answer = await useCase.execute(request);
     expect(answer.project.source).toBe('video');
-    expect(projects.stored.get(PROJECT)).toMatchObject({ audioKey: null, originalKey: KEY, audioContentType: 'audio/flac' });
+    expect(projects.stored.get(PROJECT)).toMatchObject({ audioKey: null, originalKey: KEY, audioContentType: 'audio/flac', audioProbe: null });
   });
 
   it.each([

@@ -101,6 +101,8 @@ export class IngestUploadUseCase {
       // A video's audio track is extracted by the job; until then the project has no audio to play.
       audioKey: isVideo ? null : objectKey,
       audioContentType: isVideo ? 'audio/flac' : contentTypeOf(probe),
+      // The job reads this same object: it can start decoding without probing it again (a video's extracted track is new).
+      audioProbe: isVideo ? null : probe,
       analysis: null,
       activeEngine: null,
       createdAt: new Date(this.clock.now()),
