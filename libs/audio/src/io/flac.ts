@@ -82,19 +82,26 @@ function writeFixedSubframe(out: BitWriter, samples: Int32Array): void {
   const n = samples.length;
   // The order whose residual is smallest (orders above the block's length are not allowed).
   // Summed |residual| of orders 0–3 in one pass (each from the first sample where it is defined).
-  const sums = [0, 0, 0, 0];
+  let sum0 = 0;
+  let sum1 = 0;
+  let sum2 = 0;
+  let sum3 = 0;
   for (let i = 0; i < n; i++) {
     const e0 = samples[i];
-    sums[0] += Math.abs(e0);
-    if (i < 1) continue;
+    sum0 += e0 < 0 ? -e0 : e0;
+    if (i < 3) {
+      if (i >= 1) sum1 += Math.abs(e0 - samples[i - 1]);
+      if (i >= 2) sum2 += Math.abs(e0 - 2 * samples[i - 1] + samples[i - 2]);
+      continue;
+    }
     const e1 = e0 - samples[i - 1];
-    sums[1] += Math.abs(e1);
-    if (i < 2) continue;
     const e2 = e1 - (samples[i - 1] - samples[i - 2]);
-    sums[2] += Math.abs(e2);
-    if (i < 3) continue;
-    sums[3] += Math.abs(e2 - (samples[i - 1] - 2 * samples[i - 2] + samples[i - 3]));
+    const e3 = e2 - (samples[i - 1] - 2 * samples[i - 2] + samples[i - 3]);
+    sum1 += e1 < 0 ? -e1 : e1;
+    sum2 += e2 < 0 ? -e2 : e2;
+    sum3 += e3 < 0 ? -e3 : e3;
   }
+  const sums = [sum0, sum1, sum2, sum3];
   let bestOrder = 0;
   for (let order = 1; order <= Math.min(3, n); order++) if (sums[order] < sums[bestOrder]) bestOrder = order;
   const bestSum = sums[bestOrder];
@@ -103,7 +110,7 @@ function writeFixedSubframe(out: BitWriter, samples: Int32Array): void {
   out.bits(0, 1); // no wasted bits
   for (let i = 0; i < bestOrder; i++) out.signed(samples[i], 24);
   const count = n - bestOrder;
-  for (let i = 0; i < count; i++) residualBuffer[i] = fixedResidual(samples, i + bestOrder, bestOrder);
+  fixedResiduals(samples, bestOrder, residualBuffer);
   // Rice parameter from the mean folded residual (partition order 0: one parameter for the block).
   const mean = count > 0 ? (2 * bestSum) / count : 0;
   let k = 0;
@@ -112,30 +119,37 @@ function writeFixedSubframe(out: BitWriter, samples: Int32Array): void {
   out.bits(method, 2);
   out.bits(0, 4); // partition order 0
   out.bits(k, method === 1 ? 5 : 4);
-  const low = 2 ** k;
+  // Folded residuals of 24-bit samples stay under 2^28, so shifts and masks are exact here.
+  const low = 1 << k;
+  const lowMask = low - 1;
   for (let i = 0; i < count; i++) {
     const r = residualBuffer[i];
     const folded = r >= 0 ? 2 * r : -2 * r - 1;
-    const quotient = Math.floor(folded / low);
+    const quotient = folded >>> k;
     // The quotient in unary (zeros, then a one) and the low k bits, as one field where it fits.
-    if (quotient + 1 + k <= 24) out.bits(low + (folded - quotient * low), quotient + 1 + k);
+    if (quotient + 1 + k <= 24) out.bits(low | (folded & lowMask), quotient + 1 + k);
     else {
       out.zeros(quotient);
-      out.bits(low + (folded - quotient * low), k + 1);
+      out.bits(low | (folded & lowMask), k + 1);
     }
   }
 }
 
-function fixedResidual(s: Int32Array, i: number, order: number): number {
+/** The fixed predictor's residuals of `order`, from sample `order` on, into `into` (one loop per order). */
+function fixedResiduals(s: Int32Array, order: number, into: Int32Array): void {
+  const n = s.length;
   switch (order) {
     case 0:
-      return s[i];
+      into.set(s);
+      return;
     case 1:
-      return s[i] - s[i - 1];
+      for (let i = 1; i < n; i++) into[i - 1] = s[i] - s[i - 1];
+      return;
     case 2:
-      return s[i] - 2 * s[i - 1] + s[i - 2];
+      for (let i = 2; i < n; i++) into[i - 2] = s[i] - 2 * s[i - 1] + s[i - 2];
+      return;
     default:
-      return s[i] - 3 * s[i - 1] + 3 * s[i - 2] - s[i - 3];
+      for (let i = 3; i < n; i++) into[i - 3] = s[i] - 3 * s[i - 1] + 3 * s[i - 2] - s[i - 3];
   }
 }
 
