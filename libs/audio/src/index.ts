@@ -8,3 +8,4 @@ export * from './analysis';
 export * from './separation/fast';
 export * from './separation/onnx';
 export * from './separation/metrics';
+export * from './mastering';
