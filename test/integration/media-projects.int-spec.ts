@@ -212,13 +212,13 @@ describe('projects and stems', () => {
     const response = await upload(demo, makeClip('long-take.mp3', 300, { codecArgs: ['-b:a', '64k'] }));
     expect(response.status).toBe(201);
     const id = ((await response.json()) as { project: { id: string } }).project.id;
-    // Progressive stems: the first 5 s of each stem are playable while the rest is separating.
+    // Progressive stems: the first seconds of each stem are playable while the rest is separating.
     const partial = await live.waitFor((e) => e.type === 'stems_partial' && e.projectId === id, 30_000);
-    expect(partial.seconds).toBe(5);
+    expect(partial.seconds).toBe(3);
     expect(live.seen.some((e) => e.type === 'stems_ready' && e.projectId === id)).toBe(false);
     const heads = partial.stems as Array<{ type: string; url: string }>;
     expect(heads.map((s) => s.type)).toEqual(['vocals', 'drums', 'bass', 'other']);
-    expect((await storedAudioFormat(demo, heads[0]!.url)).frames).toBe(5 * 44100);
+    expect((await storedAudioFormat(demo, heads[0]!.url)).frames).toBe(3 * 44100);
     expect((await (await demo.fetch(`/api/projects/${id}/stems`)).json()) as unknown[]).toEqual([]);
     await live.waitFor((e) => e.type === 'stems_progress' && e.projectId === id && Number(e.progress) > 0, 30_000);
     const killedPid = Number(readFileSync(pidFile, 'utf8'));

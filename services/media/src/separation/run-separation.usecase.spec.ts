@@ -9,7 +9,7 @@ import { InMemoryStemStorage, memoryUrl } from '../testing/in-memory-stem-storag
 import { InMemoryStems } from '../testing/in-memory-stems';
 import { RecordingEvents } from '../testing/recording-publishers';
 import { IngestJobSteps } from '../uploads/ingest-steps';
-import { gaveUpMessage, PROGRESSIVE_HEAD_SECONDS, RunSeparationUseCase } from './run-separation.usecase';
+import { gaveUpMessage, PROGRESSIVE_HEAD_SECONDS, PROGRESSIVE_MIN_SECONDS, RunSeparationUseCase } from './run-separation.usecase';
 import type { SeparationWorkItem } from './separation-queue';
 
 jest.setTimeout(30_000);
@@ -152,10 +152,10 @@ describe('RunSeparationUseCase', () => {
   });
 
   it('separates short songs in one pass', async () => {
-    const { useCase, item, events, storage } = setUp(2 * PROGRESSIVE_HEAD_SECONDS - 1);
+    const { useCase, item, events, storage } = setUp(PROGRESSIVE_MIN_SECONDS - 1);
     await useCase.execute(item(1));
     expect(events.some((e) => e.type === 'stems_partial')).toBe(false);
-    expect(Object.values(storage.sizes())).toEqual(Array(4).fill((2 * PROGRESSIVE_HEAD_SECONDS - 1) * RATE * 8));
+    expect(Object.values(storage.sizes())).toEqual(Array(4).fill((PROGRESSIVE_MIN_SECONDS - 1) * RATE * 8));
   });
 
   it('retries before the last attempt, and on the last removes partial stems, objects and documents', async () => {

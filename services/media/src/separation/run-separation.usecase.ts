@@ -32,8 +32,13 @@ const PROGRESS_EVENT_MS = 250;
 const PROGRESS_STORE_MS = 1000;
 /** While separating, how often the job looks whether its project was deleted (then it stops and cleans up). */
 const PROJECT_CHECK_MS = 2000;
-/** Progressive stems: songs at least twice this long get their first seconds separated and stored first. */
-export const PROGRESSIVE_HEAD_SECONDS = 5;
+/**
+ * Progressive stems: songs of at least PROGRESSIVE_MIN_SECONDS get their first seconds separated and stored
+ * first. Three seconds: what the listener waits for is separating, encoding, storing and fetching them, and
+ * the player holds at their end (rather than playing silence) if the whole stems are not there yet.
+ */
+export const PROGRESSIVE_HEAD_SECONDS = 3;
+export const PROGRESSIVE_MIN_SECONDS = 10;
 const FAST_IN_THREAD = createFastSeparator({ threads: 0 });
 
 export const SEPARATION_FAILED = 'Stem separation failed';
@@ -120,7 +125,7 @@ export class RunSeparationUseCase {
       const readyAt = this.clock.now();
       item.heartbeat();
       let head: string | null = null;
-      if (project.duration >= 2 * PROGRESSIVE_HEAD_SECONDS && (await this.stems.listOwned(ownerId, projectId, engine)).length === 0) {
+      if (project.duration >= PROGRESSIVE_MIN_SECONDS && (await this.stems.listOwned(ownerId, projectId, engine)).length === 0) {
         const taken = await takeHead(source, PROGRESSIVE_HEAD_SECONDS);
         source = taken.source;
         head = `decoded in ${this.clock.now() - readyAt} ms, ${await this.separateHead(item.payload, taken.audio)}`;
@@ -186,10 +191,10 @@ export class RunSeparationUseCase {
   private async separateHead(payload: SeparationJobMessage, head: StereoAudio): Promise<string> {
     const { ownerId, projectId, engine } = payload;
     const started = this.clock.now();
-    // The fast engine separates 5 s in this thread faster than it could start a worker thread.
+    // The fast engine separates a few seconds in this thread faster than it could start a worker thread.
     const stems = await (engine === 'fast' ? FAST_IN_THREAD : this.engines.get(engine)).separate(head);
     const separated = this.clock.now();
-    // Encoded in this process: starting four ffmpeg encoders takes longer than encoding 5 s.
+    // Encoded in this process: starting four ffmpeg encoders takes longer than encoding a few seconds.
     const encoded = STEM_TYPES.map((type) => encodeFlac24(stems[type]));
     const encodedAt = this.clock.now();
     await Promise.all(STEM_TYPES.map((type, i) => this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encoded[i]!, STEM_CONTENT_TYPE)));
