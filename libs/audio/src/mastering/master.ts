@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { MediaToolError, probeMedia, type MediaProbe } from '../io/ffmpeg';
-import { R128Collector, r128Filters, scanSamples, type LoudnessStats } from './measure';
+import { absoluteInput, loudnessStats, r128Filters, readR128, scanSamples, type LoudnessStats } from './measure';
 import {
   isMasteringIntensity,
   isMasteringStyle,
@@ -89,7 +89,7 @@ const IDLE_BELOW_DB = 6;
 const SEARCH_BIAS_LU = 0.1;
 const MAX_APPLY_PASSES = 4;
 /** Share of the progress bar per stage, in order (their rough share of the time); the rest is for corrections. */
-const STAGE_WEIGHTS = { decode: 0.12, chain: 0.33, search: 0.15, apply: 0.38 };
+const STAGE_WEIGHTS = { decode: 0.11, chain: 0.27, search: 0.16, apply: 0.44 };
 
 /**
  * Masters one song with ffmpeg's filters, in passes over float intermediates:
@@ -109,7 +109,10 @@ const STAGE_WEIGHTS = { decode: 0.12, chain: 0.33, search: 0.15, apply: 0.38 };
  */
 export async function masterAudioFile(options: MasterAudioFileOptions): Promise<MasteringResult> {
   const started = performance.now();
-  const { input, output, style, intensity } = options;
+  const { style, intensity } = options;
+  // The processes run in the work folder (their meters write there): paths must not depend on the cwd.
+  const input = absoluteInput(options.input);
+  const output = resolve(options.output);
   if (!isMasteringStyle(style)) throw new TypeError(`Unknown mastering style ${JSON.stringify(style)}`);
   if (!isMasteringIntensity(intensity)) throw new TypeError(`Mastering intensity must be 1, 2 or 3, not ${JSON.stringify(intensity)}`);
   const targetLufs = MASTERING_TARGET_LUFS[intensity];
@@ -134,38 +137,34 @@ export async function masterAudioFile(options: MasterAudioFileOptions): Promise<
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const progress = new StageProgress(options.onProgress);
   let ffmpegRuns = 0;
-  const start = (spec: Omit<FfmpegRun, 'ffmpeg' | 'signal' | 'durationSeconds'>): FfmpegProcess => {
+  const work = await mkdtemp(join(resolve(options.tmpDir ?? tmpdir()), 'stemdeck-master-'));
+  const start = (spec: Omit<FfmpegRun, 'ffmpeg' | 'signal' | 'durationSeconds' | 'cwd'>): FfmpegProcess => {
     ffmpegRuns++;
-    const child = startFfmpeg({ ...spec, ffmpeg: options.ffmpeg, signal: controller.signal, durationSeconds });
+    const child = startFfmpeg({ ...spec, ffmpeg: options.ffmpeg, signal: controller.signal, durationSeconds, cwd: work });
     const done = child.done.catch((err: unknown) => {
       controller.abort(err);
       throw err;
     });
     return { stdout: child.stdout, done };
   };
-  const run = (spec: Omit<FfmpegRun, 'ffmpeg' | 'signal' | 'durationSeconds'>) => start(spec).done;
-  const work = await mkdtemp(join(options.tmpDir ?? tmpdir(), 'stemdeck-master-'));
+  const run = (spec: Omit<FfmpegRun, 'ffmpeg' | 'signal' | 'durationSeconds' | 'cwd'>) => start(spec).done;
   try {
     // 1. decode
     const source = join(work, 'source.wav');
-    const decoded = new R128Collector();
     await run({
       args: [
         '-i', input, '-filter_complex', `[0:a:0]asplit=2[w][m];[m]${r128Filters('source', 'none')}[o]`,
         '-map', '[w]', ...FLOAT_WAV, source, '-map', '[o]', '-f', 'null', '-',
       ],
       onProgress: progress.stage(STAGE_WEIGHTS.decode),
-      onStderrLine: decoded.onLine,
     });
     clock('decode');
-    const inputLufs = decoded.integrated('source');
+    const inputLufs = (await readR128(work, 'source')).integratedLufs;
     if (inputLufs <= -69.9) throw new MediaToolError(`Cannot master ${input}: it is silent (or shorter than 0.4 s)`, '');
     if (!(durationSeconds > 0)) durationSeconds = (await probeMedia(source, { ffprobe: options.ffprobe })).durationSeconds;
 
     // 2. chain, and beside it the input's own figures
     const chain = join(work, 'chain.wav');
-    const chained = new R128Collector();
-    const measuredBefore = new R128Collector();
     const [chainProgress, beforeProgress] = progress.parallel(STAGE_WEIGHTS.chain, 2);
     await settled([
       run({
@@ -175,17 +174,15 @@ export async function masterAudioFile(options: MasterAudioFileOptions): Promise<
           '-map', '[w]', ...FLOAT_WAV, chain, '-map', '[o]', '-f', 'null', '-',
         ],
         onProgress: chainProgress,
-        onStderrLine: chained.onLine,
       }),
       run({
         args: ['-i', source, '-af', r128Filters('before', 'true'), '-f', 'null', '-'],
         onProgress: beforeProgress,
-        onStderrLine: measuredBefore.onLine,
       }),
     ]);
     clock('chain');
-    const before = measuredBefore.stats('before');
-    const chainLufs = chained.integrated('chain');
+    const before = loudnessStats(await readR128(work, 'before'));
+    const chainLufs = (await readR128(work, 'chain')).integratedLufs;
 
     // 3. search: loudness after the limiter against the gain into it
     const unlimitedGain = targetLufs - chainLufs;
@@ -193,13 +190,12 @@ export async function masterAudioFile(options: MasterAudioFileOptions): Promise<
     const measured = await settled(
       SEARCH_OFFSETS_DB.map(async (offset, i) => {
         const gain = unlimitedGain + offset;
-        const meter = new R128Collector();
+        const tag = `try${i}`;
         await run({
-          args: ['-i', chain, '-af', `${limiterChain(style, { gainDb: gain, sampleRate, oversample: false })},${r128Filters('try', 'none')}`, '-f', 'null', '-'],
+          args: ['-i', chain, '-af', `${limiterChain(style, { gainDb: gain, sampleRate, oversample: false })},${r128Filters(tag, 'none')}`, '-f', 'null', '-'],
           onProgress: searchProgress[i],
-          onStderrLine: meter.onLine,
         });
-        return { gain, lufs: meter.integrated('try') };
+        return { gain, lufs: (await readR128(work, tag)).integratedLufs };
       }),
     );
     const idle = unlimitedGain - IDLE_BELOW_DB;
@@ -225,7 +221,7 @@ export async function masterAudioFile(options: MasterAudioFileOptions): Promise<
     progress.done();
 
     return {
-      output,
+      output: options.output,
       format,
       style,
       intensity,
@@ -258,16 +254,15 @@ export async function masterAudioFile(options: MasterAudioFileOptions): Promise<
         pipeStdout: true,
         onProgress: pass.onProgress,
       });
-      const meter = new R128Collector();
       const metered = start({
         args: ['-f', 'nut', '-i', 'pipe:0', '-af', r128Filters('master', 'true+sample'), '-f', 'null', '-'],
         stdin: limited.stdout!,
-        onStderrLine: meter.onLine,
       });
       await settled([limited.done, metered.done]);
-      const stats = meter.stats('master');
+      const reading = await readR128(work, 'master');
+      const stats = loudnessStats(reading);
       // ebur128 prints the sample peak to 3 decimals: below 0.999 nothing reached full scale; at it, count exactly.
-      const samplePeak = meter.samplePeak('master');
+      const samplePeak = reading.samplePeak ?? 1;
       const scan =
         samplePeak >= 0.999
           ? await scanSamples(output, { ffmpeg: options.ffmpeg, signal: controller.signal })

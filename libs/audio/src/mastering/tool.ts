@@ -19,6 +19,8 @@ export interface FfmpegRun {
   pipeStdout?: boolean;
   /** What ffmpeg reads as pipe:0: another ffmpeg's stdout (the two run side by side, one feeding the other). */
   stdin?: Readable;
+  /** Working folder: where the relative `file=` of metadata printers lands (paths in `args` must then be absolute). */
+  cwd?: string;
   signal?: AbortSignal;
 }
 
@@ -58,6 +60,7 @@ export function startFfmpeg(run: FfmpegRun): FfmpegProcess {
     const child = spawn(command, args, {
       stdio: [run.stdin ?? 'ignore', run.onStdout || run.pipeStdout ? 'pipe' : 'ignore', 'pipe', 'pipe'],
       signal: run.signal,
+      cwd: run.cwd,
     });
     // The next process holds its own copy of the descriptor; ours would only keep the pipe open.
     if (run.stdin) (run.stdin as Readable & { destroy(): void }).destroy();
