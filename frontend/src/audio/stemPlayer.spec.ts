@@ -126,6 +126,14 @@ describe('StemPlayer', () => {
     expect(gains()).toEqual([0, 0, 1, 0]);
   });
 
+  it('keeps a mix change made while stems load: the swapped-in stems get it, not the mix they were loaded with', async () => {
+    const { context, player } = setUp();
+    const loading = player.load(stems);
+    player.setMix(stems.map((stem) => (stem.id === 's1' ? { ...stem, muted: true } : stem)));
+    expect(await loading).toBe(true);
+    expect(context.gains.slice(-4).map((node) => node.gain.value)).toEqual([1, 0, 1, 1]);
+  });
+
   it('Play pressed while the stems are still loading waits for them, then plays', async () => {
     const { context, player } = setUp();
     const loading = player.load(stems);

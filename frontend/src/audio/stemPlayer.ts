@@ -28,6 +28,8 @@ export class StemPlayer {
   private readonly graph: MixGraph;
   private readonly loader: StemLoader;
   private readonly transport: StemTransport;
+  /** The mix last set or loaded: stems that finish loading after it changed get it, not the one they were loaded with. */
+  private mix: ReadonlyArray<Pick<PlayerStem, 'id' | 'volume' | 'muted' | 'soloed'>> = [];
 
   constructor(private readonly deps: StemPlayerDeps) {
     this.graph = new MixGraph(deps.output);
@@ -88,10 +90,15 @@ export class StemPlayer {
    * at whose end playback waits for the whole ones instead of running on in silence.
    */
   load(stems: PlayerStem[], partialSeconds: number | null = null): Promise<boolean> {
+    this.mix = stems;
     return this.loader.load(
       stems.map((stem) => stem.url),
       () => this.context(),
-      (buffers, context) => this.transport.replaceStems(stems, buffers, context, partialSeconds),
+      (buffers, context) => {
+        this.transport.replaceStems(stems, buffers, context, partialSeconds);
+        // A change made while these were fetched and decoded (a mute during the swap) is not undone by them.
+        this.graph.setMix(this.mix);
+      },
     );
   }
 
@@ -103,6 +110,7 @@ export class StemPlayer {
 
   /** Volume, mute and solo, applied at once. */
   setMix(stems: Array<Pick<PlayerStem, 'id' | 'volume' | 'muted' | 'soloed'>>): void {
+    this.mix = stems;
     this.graph.setMix(stems);
   }
 
