@@ -15,6 +15,8 @@ import { serveFrontend } from './frontend/serve-frontend';
 import { csrfProtection } from './security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from './session/session.middleware';
 
+const KEEP_ALIVE_MS = 65_000;
+
 async function bootstrap(): Promise<void> {
   const config = configOrExit(loadGatewayConfig);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false });
@@ -34,7 +36,12 @@ async function bootstrap(): Promise<void> {
   app.use(csrfProtection(config.allowedOrigins));
   app.enableShutdownHooks();
 
-  await app.listen(config.PORT, config.HOST);
+  const server = await app.listen(config.PORT, config.HOST);
+  // An idle keep-alive connection is closed by the client or the ingress in front, not by us first: a server
+  // closing it just as a client sends a POST on it fails that request ("other side closed"; undici does not
+  // retry a POST), and ingress idle timeouts are 60 s. Node's default is 5 s.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1000;
   new Logger('gateway').log(`listening on http://${config.HOST}:${config.PORT} (public ${config.publicUrl})`);
 }
 
