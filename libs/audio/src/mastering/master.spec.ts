@@ -1,4 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MediaToolError, probeMedia } from '../io/ffmpeg';
@@ -123,6 +125,23 @@ describe('masterAudioFile: formats and inputs', () => {
     const result = await masterAudioFile({ input: loud, output: join(dir, 'loud.flac'), style: 'balanced', intensity: 1 });
     expect(result.before.integratedLufs).toBeGreaterThan(-16);
     expect(result.meetsTargets).toBe(true);
+  });
+
+  it('reads its input from an http URL', async () => {
+    const bytes = await readFile(song);
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'audio/wav', 'content-length': bytes.length });
+      response.end(bytes);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const result = await masterAudioFile({ input: `http://127.0.0.1:${port}/song.wav`, output: join(dir, 'from-url.flac'), style: 'warm', intensity: 2 });
+      expect(result.meetsTargets).toBe(true);
+      expect(result.before.integratedLufs).toBeCloseTo(songR128.integratedLufs, 2);
+    } finally {
+      server.close();
+    }
   });
 
   it('rejects a missing file with a clear error', async () => {
