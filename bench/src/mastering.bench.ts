@@ -133,7 +133,7 @@ const f = (value: number, decimals: number, width: number) => value.toFixed(deci
 function header(): string {
   return [
     'style   '.padEnd(9),
-    'intensity'.padEnd(13),
+    'intensity'.padEnd(14),
     'LUFS before → after'.padEnd(21),
     'LRA before → after',
     ' dBTP before → after',
@@ -150,7 +150,7 @@ function printRow(r: Row): void {
   console.log(
     [
       r.style.padEnd(9),
-      `${r.intensity} ${MASTERING_INTENSITY_NAMES[r.intensity]} (${r.target})`.padEnd(13),
+      `${r.intensity} ${MASTERING_INTENSITY_NAMES[r.intensity]} (${r.target})`.padEnd(14),
       `${f(r.before.integratedLufs, 2, 7)} → ${f(r.after.integratedLufs, 2, 7)}    `,
       `${f(r.before.loudnessRangeLu, 1, 6)} → ${f(r.after.loudnessRangeLu, 1, 6)}   `,
       `${f(r.before.truePeakDbtp, 2, 7)} → ${f(r.after.truePeakDbtp, 2, 7)}   `,
