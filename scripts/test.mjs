@@ -20,6 +20,7 @@ const appExtraEnv = {
   OTEL_BSP_SCHEDULE_DELAY: '200',
   STEM_MODEL_HYBRID: testModel,
   SEPARATION_ACK_WAIT_MS: '3000',
+  JOBS_ACK_WAIT_MS: '3000',
   // Every process reaches the database through the wire guard.
   MONGODB_URI: `mongodb://127.0.0.1:${stack.ports.mongoGuard}/stemdeck`,
   // Timers run in seconds here, so the soak spec goes through many of their cycles.

@@ -6,10 +6,18 @@
  */
 export * from './services';
 export * from './health';
-// The zod enums in media.ts carry the same names as vocabulary.ts's types (and equal them).
+// The zod enums in media.ts and jobs.ts carry the same names as vocabulary.ts's types (and equal them).
 export {
   ENGINE_NAMES,
+  JOB_PROVIDERS,
+  JOB_STATUSES,
+  JOB_TYPES,
   LIVE_PROTOCOL_VERSION,
+  MASTER_TYPES,
+  MASTERING_INTENSITY_DEFAULT,
+  MASTERING_INTENSITY_MAX,
+  MASTERING_INTENSITY_MIN,
+  MASTERING_STYLES,
   MAX_UPLOAD_BYTES,
   PROJECT_NAME_MAX,
   PROJECT_SOURCES,
@@ -22,5 +30,6 @@ export {
   type SeparationJobStatus,
 } from './vocabulary';
 export * from './media';
+export * from './jobs';
 export * from './live';
 export * from './storage-keys';

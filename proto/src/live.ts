@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Job } from './jobs';
 import { EngineName, Stem, UpdateStemBody } from './media';
 import { LIVE_PROTOCOL_VERSION } from './vocabulary';
 
@@ -69,6 +70,11 @@ export type StemUpdatedMessage = z.infer<typeof StemUpdatedMessage>;
 export const StemSavedMessage = z.object({ type: z.literal('stem_saved'), id: z.string() });
 export type StemSavedMessage = z.infer<typeof StemSavedMessage>;
 
+/** A job of the owner's moved on (progress 0–100), finished (with its result) or failed (with its error). */
+export const JobProgressMessage = z.object({ type: z.literal('job_progress'), job: Job });
+export const JobCompletedMessage = z.object({ type: z.literal('job_completed'), job: Job });
+export const JobFailedMessage = z.object({ type: z.literal('job_failed'), job: Job });
+
 const clientMessages = [PingMessage, StemUpdateMessage, PadTriggerMessage] as const;
 /** What only the gateway sends (it also relays the clients' `pad_trigger`). */
 const serverOnlyMessages = [
@@ -83,6 +89,9 @@ const serverOnlyMessages = [
   ProjectAnalysedMessage,
   StemUpdatedMessage,
   StemSavedMessage,
+  JobProgressMessage,
+  JobCompletedMessage,
+  JobFailedMessage,
 ] as const;
 const serverMessages = [...serverOnlyMessages, PadTriggerMessage] as const;
 

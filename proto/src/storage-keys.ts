@@ -14,3 +14,8 @@ export const stemKey = (ownerId: string, projectId: string, engine: EngineName, 
   `${stemsPrefix(ownerId, projectId, engine)}${type}.flac`;
 /** The content type a stem object is served with, from its key's extension. */
 export const stemContentType = (objectKey: string): string => (objectKey.endsWith('.wav') ? 'audio/wav' : 'audio/flac');
+/** A mastering job's outputs live in its own folder, so a failed or cancelled job removes them as one prefix. */
+export const mastersPrefix = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}masters/`;
+export const masterJobPrefix = (ownerId: string, projectId: string, jobId: string): string => `${mastersPrefix(ownerId, projectId)}${jobId}/`;
+/** The full-mix master: 24-bit FLAC. */
+export const masterKey = (ownerId: string, projectId: string, jobId: string): string => `${masterJobPrefix(ownerId, projectId, jobId)}master.flac`;

@@ -31,3 +31,24 @@ export const PROJECT_NAME_MAX = 120;
 
 /** Version of the /ws protocol (proto/src/live.ts), sent in `welcome`; a change that old clients cannot read raises it. */
 export const LIVE_PROTOCOL_VERSION = 1;
+
+/** AI Mastering: what a master is made of (the current mix, each stem, or the rhythm and melodic groups). */
+export const MASTER_TYPES = ['full-mix', 'per-stem', 'stem-groups'] as const;
+export type MasterType = (typeof MASTER_TYPES)[number];
+
+/** The mastering chains' characters. */
+export const MASTERING_STYLES = ['balanced', 'warm', 'punchy', 'open', 'smooth'] as const;
+export type MasteringStyle = (typeof MASTERING_STYLES)[number];
+
+/** Mastering intensity 1 Light, 2 Medium (the default), 3 Heavy. */
+export const MASTERING_INTENSITY_MIN = 1;
+export const MASTERING_INTENSITY_MAX = 3;
+export const MASTERING_INTENSITY_DEFAULT = 2;
+
+/** What a job of the jobs service does, who does it, and its life (processing, then completed or failed). */
+export const JOB_TYPES = ['mastering', 'enhance'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export const JOB_PROVIDERS = ['local', 'landr', 'dolby'] as const;
+export type JobProvider = (typeof JOB_PROVIDERS)[number];
+export const JOB_STATUSES = ['processing', 'completed', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];

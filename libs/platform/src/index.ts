@@ -9,3 +9,4 @@ export * from './rpc-reply';
 export * from './jetstream-work-queue';
 export * from './nats-event-bus';
 export * from './nats-reconnect';
+export * from './clock';

@@ -16,6 +16,9 @@ import { LiveHub } from './live/live.hub';
 import { OwnSocketsRelay } from './live/own-sockets.relay';
 import { MediaEventsRelay } from './live/media-events.relay';
 import { StemUpdateCommand } from './live/stem-update.command';
+import { JobsClient } from './jobs/jobs.client';
+import { JobsController } from './jobs/jobs.controller';
+import { JobEventsRelay } from './live/job-events.relay';
 import { MediaClient } from './media/media.client';
 import { ProjectsController } from './projects/projects.controller';
 import { MultipartUploadAdapter } from './uploads/multipart-upload.adapter';
@@ -37,7 +40,7 @@ export class AppModule {
         ServiceKitModule.forRoot({ service: 'gateway', mongodbUri: config.MONGODB_URI, storage: config }),
         NatsModule.forRoot(config.NATS_URL),
       ],
-      controllers: [AuthController, HealthController, UploadController, ProjectsController],
+      controllers: [AuthController, HealthController, UploadController, ProjectsController, JobsController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         {
@@ -55,9 +58,11 @@ export class AppModule {
         CheckReadinessUseCase,
         LiveHub,
         MediaEventsRelay,
+        JobEventsRelay,
         OwnSocketsRelay,
         StemUpdateCommand,
         MediaClient,
+        JobsClient,
         MultipartUploadAdapter,
         ReceiveUploadUseCase,
         ...CLOCK_AND_ID_BINDINGS,

@@ -1,22 +1,2 @@
-import type { Provider } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-
-/** The time the gateway reads (milliseconds since the epoch); injected so tests decide when "now" is. */
-export interface Clock {
-  now(): number;
-}
-export const CLOCK = Symbol('Clock');
-export const systemClock: Clock = { now: () => Date.now() };
-
-/** Where new ids come from (e.g. a live connection's); injected so tests know the ids they will see. */
-export interface IdGenerator {
-  randomUUID(): string;
-}
-export const ID_GENERATOR = Symbol('IdGenerator');
-export const randomIds: IdGenerator = { randomUUID: () => randomUUID() };
-
-/** The wall clock and random UUIDs, for the module to provide. */
-export const CLOCK_AND_ID_BINDINGS: Provider[] = [
-  { provide: CLOCK, useValue: systemClock },
-  { provide: ID_GENERATOR, useValue: randomIds },
-];
+/** The gateway's clock and id generator are the platform's (LiveHub's pong time and connection ids, upload ids). */
+export { CLOCK, CLOCK_AND_ID_BINDINGS, ID_GENERATOR, randomIds, systemClock, type Clock, type IdGenerator } from '@stemdeck/platform';

@@ -14,6 +14,7 @@ import {
   MEDIA_SUBJECTS,
   ObjectLocationReply,
   ProjectReply,
+  type Reply,
   RenameProjectBody,
   SeparationJobReply,
   StemReply,
@@ -21,7 +22,7 @@ import {
   UpdateStemRequest,
 } from '@stemdeck/proto';
 import type { ZodType } from 'zod';
-import { DomainError } from '../errors/domain-error';
+import { callService } from '../nats/service-call';
 import { withStemUrl } from '../stems/stem-url';
 
 /**
@@ -96,14 +97,7 @@ export class MediaClient {
     return this.call(MEDIA_SUBJECTS.listEngines, {}, ListEnginesReply);
   }
 
-  private async call<T>(
-    subject: string,
-    payload: unknown,
-    schema: ZodType<{ ok: true; value: T } | { ok: false; status: number; message: string }>,
-    timeoutMs = QUERY_TIMEOUT_MS,
-  ): Promise<T> {
-    const reply = await this.rpc.request(subject, payload, schema, timeoutMs);
-    if (!reply.ok) throw new DomainError(reply.status, reply.message);
-    return reply.value;
+  private call<T>(subject: string, payload: unknown, schema: ZodType<Reply<T>>, timeoutMs = QUERY_TIMEOUT_MS): Promise<T> {
+    return callService(this.rpc, subject, payload, schema, timeoutMs);
   }
 }

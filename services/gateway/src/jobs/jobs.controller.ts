@@ -1,0 +1,48 @@
+import { Body, Controller, Delete, Get, Head, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ObjectStorageAdapter } from '@stemdeck/platform';
+import { CreateMasteringJobBody } from '@stemdeck/proto';
+import type { Request, Response } from 'express';
+import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
+import { parseInput } from '../http-input';
+import { serveObject } from '../storage/serve-object';
+import { JobsClient } from './jobs.client';
+
+/** AI Mastering jobs — owner-scoped in the jobs service (someone else's job or project is 404). */
+@Controller('api')
+@UseGuards(SignedInGuard)
+export class JobsController {
+  constructor(
+    private readonly jobs: JobsClient,
+    private readonly storage: ObjectStorageAdapter,
+  ) {}
+
+  /** Starts mastering a project's mix; progress arrives over /ws (job_progress) and at GET /api/jobs/:id. */
+  @Post('jobs/landr-master')
+  @HttpCode(202)
+  createMastering(@Req() req: Request, @Body() body: unknown) {
+    return this.jobs.createMastering(currentUser(req).id, parseInput(CreateMasteringJobBody, body));
+  }
+
+  @Get('jobs/:id')
+  getJob(@Req() req: Request, @Param('id') id: string) {
+    return this.jobs.getJob(currentUser(req).id, id);
+  }
+
+  /** Cancels a running job: it stops and leaves no objects. */
+  @Delete('jobs/:id')
+  cancelJob(@Req() req: Request, @Param('id') id: string) {
+    return this.jobs.cancelJob(currentUser(req).id, id);
+  }
+
+  @Get('jobs/:id/outputs/:name')
+  @Head('jobs/:id/outputs/:name')
+  async output(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Param('name') name: string) {
+    await serveObject(req, res, this.storage, await this.jobs.jobOutput(currentUser(req).id, id, name));
+  }
+
+  /** The project's jobs, newest first. */
+  @Get('projects/:id/jobs')
+  listProjectJobs(@Req() req: Request, @Param('id') id: string) {
+    return this.jobs.listProjectJobs(currentUser(req).id, id);
+  }
+}

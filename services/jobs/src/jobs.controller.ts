@@ -1,0 +1,61 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { answer, parseOrFail } from '@stemdeck/platform';
+import { CreateMasteringJobRequest, JobOutputRequest, JobRequest, JOBS_SUBJECTS, ListProjectJobsRequest } from '@stemdeck/proto';
+import type { ZodType } from 'zod';
+import { CancelJobUseCase } from './jobs/cancel-job.usecase';
+import { CreateMasteringJobUseCase } from './jobs/create-mastering-job.usecase';
+import { JobQueries } from './jobs/job.queries';
+
+/** The request as parsed (intensity defaulted): parseOrFail's schema type has equal input and output. */
+const CREATE_MASTERING_REQUEST = CreateMasteringJobRequest as unknown as ZodType<CreateMasteringJobRequest>;
+
+/** The jobs service's NATS edge: validate with the proto schema, call one use-case, wrap the reply. */
+@Controller()
+export class JobsController {
+  constructor(
+    private readonly createMastering: CreateMasteringJobUseCase,
+    private readonly cancelJob: CancelJobUseCase,
+    private readonly queries: JobQueries,
+  ) {}
+
+  @MessagePattern(JOBS_SUBJECTS.createMastering)
+  create(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, ...body } = parseOrFail(CREATE_MASTERING_REQUEST, payload);
+      return this.createMastering.execute(ownerId, body);
+    });
+  }
+
+  @MessagePattern(JOBS_SUBJECTS.getJob)
+  get(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, jobId } = parseOrFail(JobRequest, payload);
+      return this.queries.get(ownerId, jobId);
+    });
+  }
+
+  @MessagePattern(JOBS_SUBJECTS.listProjectJobs)
+  list(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId } = parseOrFail(ListProjectJobsRequest, payload);
+      return this.queries.listForProject(ownerId, projectId);
+    });
+  }
+
+  @MessagePattern(JOBS_SUBJECTS.cancelJob)
+  cancel(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, jobId } = parseOrFail(JobRequest, payload);
+      return this.cancelJob.execute(ownerId, jobId);
+    });
+  }
+
+  @MessagePattern(JOBS_SUBJECTS.jobOutput)
+  output(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, jobId, name } = parseOrFail(JobOutputRequest, payload);
+      return this.queries.output(ownerId, jobId, name);
+    });
+  }
+}

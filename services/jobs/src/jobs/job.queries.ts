@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { RpcFailure } from '@stemdeck/platform';
+import type { JobRecord, ObjectLocation } from '@stemdeck/proto';
+import { JOB_NOT_FOUND } from './cancel-job.usecase';
+import { PROJECT_NOT_FOUND } from './create-mastering-job.usecase';
+import { toJobRecord } from './job-record';
+import { JOB_STORE, MEDIA_PROJECTS, type JobStore, type MediaProjects } from './jobs.ports';
+
+/** Reads of the owner's jobs (another user's job or project is absent: 404). */
+@Injectable()
+export class JobQueries {
+  constructor(
+    @Inject(JOB_STORE) private readonly jobs: Pick<JobStore, 'findOwned' | 'listForProject'>,
+    @Inject(MEDIA_PROJECTS) private readonly media: Pick<MediaProjects, 'exists'>,
+  ) {}
+
+  async get(ownerId: string, jobId: string): Promise<JobRecord> {
+    const job = await this.jobs.findOwned(ownerId, jobId);
+    if (!job) throw new RpcFailure(404, JOB_NOT_FOUND);
+    return toJobRecord(job);
+  }
+
+  /** Newest first. */
+  async listForProject(ownerId: string, projectId: string): Promise<JobRecord[]> {
+    if (!(await this.media.exists(ownerId, projectId))) throw new RpcFailure(404, PROJECT_NOT_FOUND);
+    return (await this.jobs.listForProject(ownerId, projectId)).map(toJobRecord);
+  }
+
+  /** Where a completed job's output is, for the gateway to stream. */
+  async output(ownerId: string, jobId: string, name: string): Promise<ObjectLocation> {
+    const job = await this.jobs.findOwned(ownerId, jobId);
+    const output = job?.status === 'completed' ? job.outputs.find((candidate) => candidate.name === name) : undefined;
+    if (!output) throw new RpcFailure(404, 'Output not found');
+    return { objectKey: output.objectKey, contentType: output.contentType, fileName: output.name };
+  }
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { Model } from 'mongoose';
+import { JOB_MODEL, type JobDocument } from './job.schema';
+import type { JobResult, JobStore, NewJob } from './jobs.ports';
+
+/** Job documents; every query carries the owner, so another user's job is simply absent. */
+@Injectable()
+export class JobRepository implements JobStore {
+  constructor(@InjectModel(JOB_MODEL) private readonly jobs: Model<JobDocument>) {}
+
+  async create(job: NewJob): Promise<JobDocument> {
+    const doc: JobDocument = { ...job, status: 'processing', progress: 0, error: null, outputs: [], before: null, after: null, attempts: 0, updatedAt: job.createdAt };
+    await this.jobs.create(doc);
+    return doc;
+  }
+
+  findOwned(ownerId: string, jobId: string): Promise<JobDocument | null> {
+    return this.jobs.findOne({ _id: jobId, ownerId }).lean<JobDocument>().exec();
+  }
+
+  listForProject(ownerId: string, projectId: string): Promise<JobDocument[]> {
+    return this.jobs.find({ ownerId, projectId }).sort({ createdAt: -1, _id: -1 }).lean<JobDocument[]>().exec();
+  }
+
+  async markProcessing(ownerId: string, jobId: string): Promise<void> {
+    await this.jobs.updateOne({ _id: jobId, ownerId, status: 'processing' }, { $inc: { attempts: 1 }, $set: { updatedAt: new Date() } }).exec();
+  }
+
+  setProgress(ownerId: string, jobId: string, progress: number): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { progress });
+  }
+
+  complete(ownerId: string, jobId: string, result: JobResult): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { ...result, status: 'completed', progress: 100, error: null });
+  }
+
+  fail(ownerId: string, jobId: string, error: string): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { status: 'failed', error, outputs: [] });
+  }
+
+  async deleteForProject(ownerId: string, projectId: string): Promise<void> {
+    await this.jobs.deleteMany({ ownerId, projectId }).exec();
+  }
+
+  /** Changes a job that is still processing (null when it was cancelled, finished or deleted meanwhile). */
+  private whileProcessing(ownerId: string, jobId: string, changes: Partial<JobDocument>): Promise<JobDocument | null> {
+    return this.jobs
+      .findOneAndUpdate({ _id: jobId, ownerId, status: 'processing' }, { $set: { ...changes, updatedAt: new Date() } }, { new: true })
+      .lean<JobDocument>()
+      .exec();
+  }
+}

@@ -1,0 +1,61 @@
+import { Schema } from 'mongoose';
+import type { JobProvider, JobStatus, JobType, LoudnessFigures, MasteringParameters } from '@stemdeck/proto';
+
+export const JOB_MODEL = 'Job';
+
+/** An output of a finished job: its name in the API and where its bytes are. */
+export interface JobOutputDocument {
+  name: string;
+  objectKey: string;
+  contentType: string;
+}
+
+export interface JobDocument {
+  _id: string;
+  ownerId: string;
+  projectId: string;
+  type: JobType;
+  provider: JobProvider;
+  status: JobStatus;
+  /** 0–100. */
+  progress: number;
+  error: string | null;
+  parameters: MasteringParameters;
+  outputs: JobOutputDocument[];
+  before: LoudnessFigures | null;
+  after: LoudnessFigures | null;
+  /** Deliveries that started working on it. */
+  attempts: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const LoudnessSchema = new Schema<LoudnessFigures>(
+  { integratedLufs: { type: Number, required: true }, lra: { type: Number, required: true }, truePeakDbtp: { type: Number, required: true } },
+  { _id: false },
+);
+
+export const JobSchema = new Schema<JobDocument>(
+  {
+    _id: { type: String, required: true },
+    ownerId: { type: String, required: true },
+    projectId: { type: String, required: true },
+    type: { type: String, required: true },
+    provider: { type: String, required: true },
+    status: { type: String, required: true },
+    progress: { type: Number, required: true },
+    error: { type: String, default: null },
+    parameters: { type: Schema.Types.Mixed, required: true },
+    outputs: {
+      type: [new Schema<JobOutputDocument>({ name: String, objectKey: String, contentType: String }, { _id: false })],
+      default: [],
+    },
+    before: { type: LoudnessSchema, default: null },
+    after: { type: LoudnessSchema, default: null },
+    attempts: { type: Number, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'jobs' },
+);
+JobSchema.index({ ownerId: 1, projectId: 1, createdAt: -1 });

@@ -1,0 +1,160 @@
+import type { WorkItem } from '@stemdeck/platform';
+import { masterKey, type JobWorkMessage } from '@stemdeck/proto';
+import { FakeClock } from '../testing/fake-clock';
+import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
+import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
+import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
+import { InMemoryJobs } from '../testing/in-memory-jobs';
+import { RecordingJobEvents } from '../testing/recording-publishers';
+import { CancelJobUseCase } from './cancel-job.usecase';
+import { gaveUpMessage, RunMasteringJobUseCase, soundingStems } from './run-mastering-job.usecase';
+
+const MAX_DELIVER = 3;
+
+describe('RunMasteringJobUseCase', () => {
+  let media: FakeMediaProjects;
+  let jobs: InMemoryJobs;
+  let storage: InMemoryJobStorage;
+  let provider: FakeMasteringProvider;
+  let events: RecordingJobEvents;
+  let useCase: RunMasteringJobUseCase;
+  let heartbeats: number;
+  const key = masterKey('u1', 'p1', 'j1');
+
+  const item = (deliveryCount = 1): WorkItem<JobWorkMessage> => ({
+    payload: { jobId: 'j1', ownerId: 'u1' },
+    deliveryCount,
+    isLastAttempt: deliveryCount >= MAX_DELIVER + 1,
+    heartbeat: () => void heartbeats++,
+  });
+
+  beforeEach(async () => {
+    heartbeats = 0;
+    media = new FakeMediaProjects();
+    jobs = new InMemoryJobs();
+    storage = new InMemoryJobStorage();
+    provider = new FakeMasteringProvider();
+    events = new RecordingJobEvents();
+    // Every reading of the clock moves it 600 ms, so each progress report is past the store interval.
+    useCase = new RunMasteringJobUseCase(jobs, media, storage, provider, events, { JOBS_MAX_DELIVER: MAX_DELIVER }, new FakeClock(0, 600));
+    media.add('u1', 'p1', fourStems('p1', { vocals: { volume: -3.5 }, other: { muted: true } }));
+    await jobs.create({
+      _id: 'j1',
+      ownerId: 'u1',
+      projectId: 'p1',
+      type: 'mastering',
+      provider: 'local',
+      parameters: { masterType: 'full-mix', style: 'punchy', intensity: 3 },
+      createdAt: new Date(0),
+    });
+  });
+
+  it('masters the saved mix (mutes left out, volumes as gains), stores the master and its figures, then acknowledges', async () => {
+    expect(await useCase.execute(item())).toBe('done');
+    const request = provider.requests[0]!;
+    expect(request.stems).toEqual([
+      { input: 'signed:users/o/projects/p1/stems/fast/vocals.flac', gainDb: -3.5 },
+      { input: 'signed:users/o/projects/p1/stems/fast/drums.flac', gainDb: 0 },
+      { input: 'signed:users/o/projects/p1/stems/fast/bass.flac', gainDb: 0 },
+    ]);
+    expect(request).toMatchObject({ style: 'punchy', intensity: 3 });
+    expect(storage.objects.get(key)).toEqual({ path: '/work/master.flac', contentType: 'audio/flac' });
+    expect(jobs.docs.get('j1')).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      attempts: 1,
+      outputs: [{ name: 'master.flac', objectKey: key, contentType: 'audio/flac' }],
+      after: { integratedLufs: -14.1, lra: 4.2, truePeakDbtp: -1.1 },
+    });
+    expect(provider.disposed).toBe(1);
+    expect(heartbeats).toBeGreaterThan(0);
+  });
+
+  it('stores and announces real progress, rising, then job_completed with the result', async () => {
+    await useCase.execute(item());
+    const types = events.types();
+    expect(types[0]).toBe('job_progress');
+    expect(types.at(-1)).toBe('job_completed');
+    const progress = events.published.filter((e) => e.type === 'job_progress').map((e) => e.job.progress);
+    expect(progress).toEqual([0, 10, 40, 70, 90]);
+    expect(events.published.at(-1)!.job).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      result: { outputs: [{ name: 'master.flac' }], before: { integratedLufs: -20.3 }, after: { truePeakDbtp: -1.1 } },
+    });
+    expect(events.published.every((e) => e.ownerId === 'u1')).toBe(true);
+  });
+
+  it('retries a failed attempt (nothing stored, no event) and fails the last one for good, leaving no objects', async () => {
+    provider.failures = MAX_DELIVER;
+    storage.objects.set(key, { path: 'earlier', contentType: 'audio/flac' });
+    expect(await useCase.execute(item(1))).toBe('retry');
+    expect(storage.keys()).toEqual([]);
+    expect(jobs.docs.get('j1')!.status).toBe('processing');
+    expect(await useCase.execute(item(2))).toBe('retry');
+    expect(await useCase.execute(item(MAX_DELIVER))).toBe('give-up');
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: 'Mastering failed: ffmpeg exited with code 1' });
+    expect(events.types().at(-1)).toBe('job_failed');
+    expect(events.published.at(-1)!.job.error).toBe('Mastering failed: ffmpeg exited with code 1');
+  });
+
+  it('a redelivery after a restart finishes the job; a finished job is acknowledged without work', async () => {
+    await jobs.markProcessing('u1', 'j1'); // the attempt that died
+    expect(await useCase.execute(item(2))).toBe('done');
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'completed', attempts: 2 });
+    expect(await useCase.execute(item(3))).toBe('done');
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  it('fails, without running, the extra delivery JetStream makes when every attempt died', async () => {
+    expect(await useCase.execute(item(MAX_DELIVER + 1))).toBe('give-up');
+    expect(provider.requests).toHaveLength(0);
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: gaveUpMessage(MAX_DELIVER) });
+    expect(events.types()).toEqual(['job_failed']);
+  });
+
+  it('stops when cancelled mid-run: the provider is aborted and nothing is left', async () => {
+    const cancel = new CancelJobUseCase(jobs, storage, events);
+    provider.onStep = async (fraction) => {
+      if (fraction === 0.4) await cancel.execute('u1', 'j1');
+    };
+    expect(await useCase.execute(item())).toBe('done');
+    expect(provider.requests[0]!.signal.aborted).toBe(true);
+    expect(storage.keys()).toEqual([]);
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: 'Cancelled' });
+    expect(events.types().filter((type) => type === 'job_failed')).toHaveLength(1);
+    expect(events.types()).not.toContain('job_completed');
+  });
+
+  it('removes the master when the job is cancelled while it uploads', async () => {
+    const cancel = new CancelJobUseCase(jobs, storage, events);
+    storage.onPut = () => cancel.execute('u1', 'j1').then(() => undefined);
+    expect(await useCase.execute(item())).toBe('done');
+    expect(storage.keys()).toEqual([]);
+    expect(jobs.docs.get('j1')!.status).toBe('failed');
+  });
+
+  it('stops and removes what it wrote when the project (and so the job) is deleted meanwhile', async () => {
+    provider.onStep = (fraction) => {
+      if (fraction === 0.4) void jobs.deleteForProject('u1', 'p1');
+    };
+    expect(await useCase.execute(item())).toBe('done');
+    expect(storage.keys()).toEqual([]);
+    expect(jobs.docs.size).toBe(0);
+  });
+
+  it('fails at once (no retry) when every stem is muted', async () => {
+    media.add('u1', 'p1', fourStems('p1', { vocals: { muted: true }, drums: { muted: true }, bass: { muted: true }, other: { muted: true } }));
+    expect(await useCase.execute(item(1))).toBe('done');
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: expect.stringContaining('every stem is muted') });
+    expect(provider.requests).toHaveLength(0);
+  });
+});
+
+describe('soundingStems', () => {
+  it('plays what the mixer plays: muted never, only soloed ones while any is soloed', () => {
+    const stems = fourStems('p', { vocals: { soloed: true }, drums: { soloed: true, muted: true }, bass: { muted: true } });
+    expect(soundingStems(stems).map((stem) => stem.type)).toEqual(['vocals']);
+    expect(soundingStems(fourStems('p', { bass: { muted: true } })).map((stem) => stem.type)).toEqual(['vocals', 'drums', 'other']);
+  });
+});

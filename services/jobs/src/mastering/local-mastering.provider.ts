@@ -1,0 +1,54 @@
+import { masterAudioFile, mixAudioFiles, type LoudnessStats } from '@stemdeck/audio';
+import type { LoudnessFigures } from '@stemdeck/proto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MasteredFile, MasteringProvider, MasterMixRequest } from '../jobs/jobs.ports';
+
+/** Share of the progress bar for summing the stems (the mastering passes take the rest). */
+const MIX_SHARE = 0.1;
+
+const figures = (stats: LoudnessStats): LoudnessFigures => ({
+  integratedLufs: stats.integratedLufs,
+  lra: stats.loudnessRangeLu,
+  truePeakDbtp: stats.truePeakDbtp,
+});
+
+/**
+ * Our own mastering (libs/audio): the stems summed at their mixer gains into a float WAV, then the style's
+ * chain, R128 loudness to the intensity's target and the true-peak limiter, written as 24-bit FLAC. Scratch
+ * files live in one folder per job under JOBS_WORK_DIR, removed by `dispose` (or at once on failure).
+ */
+export class LocalMasteringProvider implements MasteringProvider {
+  readonly name = 'local' as const;
+
+  constructor(private readonly workDir: string) {}
+
+  async masterMix(request: MasterMixRequest): Promise<MasteredFile> {
+    await mkdir(this.workDir, { recursive: true });
+    const work = await mkdtemp(join(this.workDir, 'master-'));
+    const dispose = () => rm(work, { recursive: true, force: true });
+    try {
+      const mix = join(work, 'mix.wav');
+      await mixAudioFiles({
+        stems: request.stems.map((stem) => ({ input: stem.input, gainDb: stem.gainDb })),
+        output: mix,
+        signal: request.signal,
+        onProgress: (fraction) => request.onProgress(fraction * MIX_SHARE),
+      });
+      const output = join(work, 'master.flac');
+      const result = await masterAudioFile({
+        input: mix,
+        output,
+        style: request.style,
+        intensity: request.intensity,
+        tmpDir: work,
+        signal: request.signal,
+        onProgress: (fraction) => request.onProgress(MIX_SHARE + fraction * (1 - MIX_SHARE)),
+      });
+      return { path: output, contentType: 'audio/flac', before: figures(result.before), after: figures(result.after), dispose };
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
+  }
+}

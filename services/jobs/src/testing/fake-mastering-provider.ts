@@ -1,0 +1,38 @@
+import type { MasteredFile, MasteringProvider, MasterMixRequest } from '../jobs/jobs.ports';
+
+/**
+ * A provider that reports `steps` progress fractions (letting the event loop run between them, as ffmpeg's
+ * reports would), honours the abort signal, and answers fixed figures; `failures` attempts throw first.
+ */
+export class FakeMasteringProvider implements MasteringProvider {
+  readonly name = 'local' as const;
+  readonly requests: MasterMixRequest[] = [];
+  failures = 0;
+  failure = new Error('ffmpeg exited with code 1');
+  steps = [0.1, 0.4, 0.7, 0.9];
+  /** Called after each progress report (a test can cancel the job there). */
+  onStep?: (fraction: number) => Promise<void> | void;
+  disposed = 0;
+
+  async masterMix(request: MasterMixRequest): Promise<MasteredFile> {
+    this.requests.push(request);
+    if (this.failures > 0) {
+      this.failures--;
+      throw this.failure;
+    }
+    for (const fraction of this.steps) {
+      request.signal.throwIfAborted();
+      request.onProgress(fraction);
+      await this.onStep?.(fraction);
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    }
+    request.signal.throwIfAborted();
+    return {
+      path: '/work/master.flac',
+      contentType: 'audio/flac',
+      before: { integratedLufs: -20.3, lra: 6.1, truePeakDbtp: -3.2 },
+      after: { integratedLufs: -14.1, lra: 4.2, truePeakDbtp: -1.1 },
+      dispose: async () => void this.disposed++,
+    };
+  }
+}

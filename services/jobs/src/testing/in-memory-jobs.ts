@@ -1,0 +1,53 @@
+import type { JobDocument } from '../jobs/job.schema';
+import type { JobResult, JobStore, NewJob } from '../jobs/jobs.ports';
+
+/** Job documents in a map, with the repository's owner scoping and "only while processing" rule. */
+export class InMemoryJobs implements JobStore {
+  readonly docs = new Map<string, JobDocument>();
+
+  async create(job: NewJob): Promise<JobDocument> {
+    const doc: JobDocument = { ...job, status: 'processing', progress: 0, error: null, outputs: [], before: null, after: null, attempts: 0, updatedAt: job.createdAt };
+    this.docs.set(doc._id, doc);
+    return { ...doc };
+  }
+
+  async findOwned(ownerId: string, jobId: string): Promise<JobDocument | null> {
+    const doc = this.docs.get(jobId);
+    return doc && doc.ownerId === ownerId ? { ...doc } : null;
+  }
+
+  async listForProject(ownerId: string, projectId: string): Promise<JobDocument[]> {
+    return [...this.docs.values()]
+      .filter((doc) => doc.ownerId === ownerId && doc.projectId === projectId)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+      .map((doc) => ({ ...doc }));
+  }
+
+  async markProcessing(ownerId: string, jobId: string): Promise<void> {
+    const doc = this.docs.get(jobId);
+    if (doc && doc.ownerId === ownerId && doc.status === 'processing') doc.attempts++;
+  }
+
+  setProgress(ownerId: string, jobId: string, progress: number): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { progress });
+  }
+
+  complete(ownerId: string, jobId: string, result: JobResult): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { ...result, status: 'completed', progress: 100, error: null });
+  }
+
+  fail(ownerId: string, jobId: string, error: string): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { status: 'failed', error, outputs: [] });
+  }
+
+  async deleteForProject(ownerId: string, projectId: string): Promise<void> {
+    for (const [id, doc] of this.docs) if (doc.ownerId === ownerId && doc.projectId === projectId) this.docs.delete(id);
+  }
+
+  private async whileProcessing(ownerId: string, jobId: string, changes: Partial<JobDocument>): Promise<JobDocument | null> {
+    const doc = this.docs.get(jobId);
+    if (!doc || doc.ownerId !== ownerId || doc.status !== 'processing') return null;
+    Object.assign(doc, changes);
+    return { ...doc };
+  }
+}
