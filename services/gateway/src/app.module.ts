@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
-import { ServiceKitModule } from '@stemdeck/platform';
+import { CLOCK_AND_ID_BINDINGS, ServiceKitModule } from '@stemdeck/platform';
 import type { Connection } from 'mongoose';
 import { AuthController } from './auth/auth.controller';
 import { OidcAdapter } from './auth/oidc.adapter';
@@ -9,7 +9,6 @@ import { BeginLoginUseCase } from './auth/usecases/begin-login.usecase';
 import { CompleteLoginUseCase } from './auth/usecases/complete-login.usecase';
 import { GATEWAY_CONFIG, GatewayConfig } from './config';
 import { HttpExceptionFilter } from './errors/http-exception.filter';
-import { CLOCK_AND_ID_BINDINGS } from './clock';
 import { CheckReadinessUseCase } from './health/check-readiness.usecase';
 import { HealthController } from './health/health.controller';
 import { LiveHub } from './live/live.hub';

@@ -1,7 +1,6 @@
 import { DynamicModule, Module, OnApplicationShutdown, Inject } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { NatsEventBus, ServiceKitModule } from '@stemdeck/platform';
-import { CLOCK_AND_ID_BINDINGS } from './clock';
+import { CLOCK_AND_ID_BINDINGS, NatsEventBus, ServiceKitModule } from '@stemdeck/platform';
 import { MediaConfig } from './config';
 import { MediaController } from './media.controller';
 import { MEDIA_CONFIG } from './media-config.token';

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { Clock, IdGenerator } from '../clock';
+import type { Clock, IdGenerator } from '@stemdeck/platform';
 import type { GatewayConfig } from '../config';
 import { LiveHub } from './live.hub';
 

@@ -5,7 +5,7 @@ import { LIVE_PROTOCOL_VERSION, MAX_LIVE_MESSAGE_BYTES, parseClientFrame, type L
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '../clock';
+import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@stemdeck/platform';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { requestOrigin } from '../security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from '../session/session.middleware';

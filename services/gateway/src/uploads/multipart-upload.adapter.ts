@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ObjectStorageAdapter } from '@stemdeck/platform';
+import { ID_GENERATOR, type IdGenerator, ObjectStorageAdapter } from '@stemdeck/platform';
 import { MAX_UPLOAD_BYTES, originalKey } from '@stemdeck/proto';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { PassThrough } from 'node:stream';
-import { ID_GENERATOR, type IdGenerator } from '../clock';
 import { DomainError } from '../errors/domain-error';
 
 /** Two upload forms exist in the product: one names the file field `audio`, the other `file`; both are taken. */

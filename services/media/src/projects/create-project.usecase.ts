@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CreateProjectBody, Project } from '@stemdeck/proto';
-import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '../clock';
+import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@stemdeck/platform';
 import { PROJECT_STORE, type ProjectStore } from './project.ports';
 import { toProject } from './project.repository';
 

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { RpcFailure } from '@stemdeck/platform';
+import { ID_GENERATOR, type IdGenerator, RpcFailure } from '@stemdeck/platform';
 import type { RequestSeparationRequest, SeparationJob } from '@stemdeck/proto';
-import { ID_GENERATOR, type IdGenerator } from '../clock';
 import { PROJECT_NOT_FOUND } from '../projects/project.repository';
 import { toStem } from '../stems/stem.repository';
 import { toSeparationJob } from './separation-job.repository';

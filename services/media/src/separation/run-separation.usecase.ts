@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type MediaProbe, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
-import { CLOCK, type Clock } from '../clock';
+import { CLOCK, type Clock } from '@stemdeck/platform';
 import type { MediaConfig } from '../config';
 import { MEDIA_CONFIG } from '../media-config.token';
 import { toStem } from '../stems/stem.repository';

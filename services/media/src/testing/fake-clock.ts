@@ -1,4 +1,4 @@
-import type { Clock, IdGenerator } from '../clock';
+import type { Clock, IdGenerator } from '@stemdeck/platform';
 
 /** A clock that moves only when told to, or by `stepMs` on every reading (so throttles and timings are deterministic). */
 export class FakeClock implements Clock {

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { MediaProbe } from '@stemdeck/audio';
-import { RpcFailure } from '@stemdeck/platform';
+import { CLOCK, type Clock, RpcFailure } from '@stemdeck/platform';
 import type { IngestUploadAnswer, IngestUploadRequest } from '@stemdeck/proto';
 import { PROJECT_NAME_MAX, projectPrefix } from '@stemdeck/proto';
-import { CLOCK, type Clock } from '../clock';
 import { isStillImage, looksLikeMedia } from '../media-tools/media-tools.adapter';
 import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
 import { toProject } from '../projects/project.repository';
