@@ -44,6 +44,9 @@ export type MasteringStyle = (typeof MASTERING_STYLES)[number];
 export const MASTERING_INTENSITY_MIN = 1;
 export const MASTERING_INTENSITY_MAX = 3;
 export const MASTERING_INTENSITY_DEFAULT = 2;
+export type MasteringIntensity = 1 | 2 | 3;
+export const MASTERING_INTENSITIES: readonly MasteringIntensity[] = [1, 2, 3];
+export const MASTERING_INTENSITY_NAMES: Readonly<Record<MasteringIntensity, string>> = { 1: 'Light', 2: 'Medium', 3: 'Heavy' };
 
 /** What a job of the jobs service does, who does it, and its life (processing, then completed or failed). */
 export const JOB_TYPES = ['mastering', 'enhance'] as const;

@@ -13,12 +13,15 @@
  *      0.8 dB lower: denser, and a lower crest factor than punchy at the same loudness).
  */
 
-export const MASTERING_STYLES = ['balanced', 'warm', 'punchy', 'open', 'smooth'] as const;
-export type MasteringStyle = (typeof MASTERING_STYLES)[number];
-
-export type MasteringIntensity = 1 | 2 | 3;
-export const MASTERING_INTENSITIES: readonly MasteringIntensity[] = [1, 2, 3];
-export const MASTERING_INTENSITY_NAMES: Record<MasteringIntensity, string> = { 1: 'Light', 2: 'Medium', 3: 'Heavy' };
+// The product's names for them are proto's vocabulary (the API, the jobs service and the panel use the same).
+export {
+  MASTERING_INTENSITIES,
+  MASTERING_INTENSITY_NAMES,
+  MASTERING_STYLES,
+  type MasteringIntensity,
+  type MasteringStyle,
+} from '@stemdeck/proto/vocabulary';
+import { MASTERING_STYLES, type MasteringIntensity, type MasteringStyle } from '@stemdeck/proto/vocabulary';
 /** Integrated loudness each intensity lands on, LUFS. */
 export const MASTERING_TARGET_LUFS: Record<MasteringIntensity, number> = { 1: -16, 2: -14, 3: -11 };
 /** How far from the target a master may land, LU. */
