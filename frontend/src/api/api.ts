@@ -10,8 +10,9 @@ export const api = createApi({
   reducerPath: 'api',
   baseQuery: studioBaseQuery,
   keepUnusedDataFor: 300,
-  // The project library is refetched whenever a project is added, renamed, deleted or finishes separating.
-  tagTypes: ['Projects'],
+  // The project library is refetched whenever a project is added, renamed, deleted or finishes separating;
+  // a project's jobs (AI Mastering) when one is started or finishes.
+  tagTypes: ['Projects', 'Jobs'],
   refetchOnFocus: false,
   refetchOnReconnect: false,
   refetchOnMountOrArgChange: false,

@@ -1,0 +1,29 @@
+import type { CreateMasteringJobBody, Job } from '@stemdeck/proto';
+import { api } from '../../api/api';
+
+/**
+ * The jobs endpoints (AI Mastering) on the shared API slice. Types are proto's own contracts, imported as
+ * types only, so no schema code reaches the bundle.
+ */
+export type { Job, LoudnessFigures, MasteringParameters } from '@stemdeck/proto';
+
+export const jobsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    startMastering: build.mutation<Job, CreateMasteringJobBody>({
+      query: (body) => ({ url: 'jobs/landr-master', method: 'POST', body }),
+      invalidatesTags: ['Jobs'],
+    }),
+    getJob: build.query<Job, string>({ query: (jobId) => `jobs/${encodeURIComponent(jobId)}` }),
+    /** Newest first. */
+    projectJobs: build.query<Job[], string>({
+      query: (projectId) => `projects/${encodeURIComponent(projectId)}/jobs`,
+      providesTags: ['Jobs'],
+    }),
+    cancelJob: build.mutation<void, string>({
+      query: (jobId) => ({ url: `jobs/${encodeURIComponent(jobId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Jobs'],
+    }),
+  }),
+});
+
+export const { useStartMasteringMutation, useGetJobQuery, useProjectJobsQuery } = jobsApi;
