@@ -54,8 +54,11 @@ export function MasteringPanel() {
     if (previous && previous !== 'processing' && job.status === 'processing') return;
     seen.current = { id: job.id, status: job.status };
     const toast = jobToast(previous, job);
-    if (toast) showToast(toast);
-  }, [job]);
+    if (!toast) return;
+    showToast(toast);
+    // The poll may bring the news before (or without) the live event: the job list is refreshed either way.
+    dispatch(jobsApi.util.invalidateTags(['Jobs']));
+  }, [job, dispatch]);
 
   useEffect(() => setStartedJobId(null), [project?.id]);
 
@@ -139,7 +142,8 @@ export function MasteringPanel() {
             </SimpleGrid>
             <HStack gap="4" wrap="wrap">
               <Button colorPalette="purple" disabled={button.disabled} onClick={() => void start()} data-testid="start-mastering">
-                <Sparkles /> {button.label}
+                <Sparkles />
+                {button.label}
               </Button>
               {button.progress !== null && (
                 <Box flex="1" minW="48" data-testid="mastering-progress" data-progress={button.progress}>
