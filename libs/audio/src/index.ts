@@ -9,3 +9,4 @@ export * from './separation/fast';
 export * from './separation/onnx';
 export * from './separation/metrics';
 export * from './mastering';
+export * from './enhance';

@@ -286,7 +286,7 @@ export function meetsTargets(after: MasteringResult['after'], targetLufs: number
 }
 
 const FLOAT_WAV = ['-c:a', 'pcm_f32le', '-rf64', 'auto'];
-const ENCODERS: Record<'flac' | 'wav', string[]> = {
+export const ENCODERS: Record<'flac' | 'wav', string[]> = {
   flac: ['-c:a', 'flac', '-sample_fmt', 's32', '-bits_per_raw_sample', '24'],
   wav: ['-c:a', 'pcm_s24le'],
 };
