@@ -119,3 +119,15 @@ describe('DolbyMediaClient against the contract server', () => {
     await expect(run).rejects.toThrow('cancelled');
   });
 });
+
+describe('dolbyCloudMaster', () => {
+  it('sends the style preset and the intensity loudness target to /media/master', async () => {
+    const { dolbyCloudMaster } = await import('./dolby-cloud-master');
+    const calls: unknown[] = [];
+    const fake = { master: async (input: unknown) => void calls.push(input) } as unknown as DolbyMediaClient;
+    const signal = new AbortController().signal;
+    const onProgress = () => undefined;
+    await dolbyCloudMaster(fake).master({ inputPath: 'a', outputPath: 'b', style: 'warm', intensity: 3, onProgress, signal });
+    expect(calls).toEqual([{ inputPath: 'a', outputPath: 'b', onProgress, signal, master: { dynamic_eq: { preset: 'C' }, loudness: { target_level: -11 } } }]);
+  });
+});
