@@ -68,7 +68,7 @@ describe('DolbyMediaClient against the contract server', () => {
     expect(submit.headers['content-type']).toBe('application/json');
     const body = JSON.parse(submit.body) as { inputs: Array<{ source: string }>; outputs: Array<{ destination: string; master: unknown }> };
     expect(body.inputs).toEqual([{ source: dlbIn }]);
-    expect(body.outputs).toEqual([{ destination: dlbIn.replace('dlb://in/', 'dlb://out/'), master }]);
+    expect(body.outputs).toEqual([{ destination: dlbIn.replace('dlb://in/', 'dlb://out/'), kind: 'wav', master }]);
     expect(server.requests.filter((r) => r.path === '/media/master?job_id=job-1')).toHaveLength(3);
     // https://docs.dolby.io/media-apis/reference/media-output-get
     expect(server.requests.some((r) => r.path === `/media/output?url=${encodeURIComponent(body.outputs[0].destination)}`)).toBe(true);

@@ -79,7 +79,8 @@ export class DolbyMediaClient {
   master(input: { inputPath: string; outputPath: string; master: Record<string, unknown>; onProgress(f: number): void; signal: AbortSignal }) {
     return this.run('master', input, (source, destination) => ({
       inputs: [{ source }],
-      outputs: [{ destination, master: input.master }],
+      // the container: https://docs.dolby.io/media-apis/docs/how-to-specify-the-output-file-format-of-your-music-master
+      outputs: [{ destination, kind: 'wav', master: input.master }],
     }));
   }
 
