@@ -142,13 +142,40 @@ describe('AI Mastering: local full-mix masters through the gateway', () => {
     expect(((await (await demo.fetch(`/api/projects/${project.id}/jobs`)).json()) as Job[])).toEqual([]);
   });
 
-  it('answers 409 for per-stem and stem-groups masters, not available in this slice', async () => {
-    for (const masterType of ['per-stem', 'stem-groups']) {
-      const response = await startMastering(demo, { projectId, parameters: { ...parameters, masterType } });
-      expect(response.status).toBe(409);
-      expect(((await response.json()) as { message: string }).message).toMatch(/^Not available yet/);
+  it.each<[string, string[]]>([
+    ['per-stem', ['vocals.flac', 'drums.flac', 'bass.flac', 'other.flac', 'mix.flac']],
+    ['stem-groups', ['rhythm.flac', 'melodic.flac', 'mix.flac']],
+  ])('masters %s: every part and their sum, each downloadable FLAC, the sum at the target', async (masterType, expected) => {
+    const created = await startMastering(demo, { projectId, parameters: { masterType, style: 'balanced', intensity: 2 } });
+    expect(created.status).toBe(202);
+    const job = (await created.json()) as Job;
+    const progress: number[] = [];
+    const done = await waitForJob(
+      demo,
+      job.id,
+      (seen) => {
+        progress.push(seen.progress);
+        return seen.status !== 'processing';
+      },
+      120_000,
+    );
+    expect(done).toMatchObject({ status: 'completed', progress: 100 });
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(done.result!.outputs.map((output) => output.name).sort()).toEqual([...expected].sort());
+    const { after } = done.result!;
+    console.log(`${masterType} sum after: ${JSON.stringify(after)}`);
+    expect(Math.abs(after.integratedLufs - -14)).toBeLessThanOrEqual(0.5);
+    expect(after.truePeakDbtp).toBeLessThanOrEqual(-1);
+    for (const output of done.result!.outputs) {
+      expect(output.url).toBe(`/api/jobs/${job.id}/outputs/${output.name}`);
+      const response = await demo.fetch(output.url);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('audio/flac');
+      expect(Buffer.from(await response.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('fLaC');
     }
-  });
+    const prefix = `users/${owner}/projects/${projectId}/masters/${job.id}/`;
+    expect((await objectKeys(prefix)).sort()).toEqual(expected.map((name) => `${prefix}${name}`).sort());
+  }, 150_000);
 
   it('cancels a running job: it stops, is failed "Cancelled", and leaves no objects', async () => {
     const live = await listen(demo);

@@ -4,7 +4,7 @@ import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
 import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { RecordingJobQueue } from '../testing/recording-publishers';
-import { CreateMasteringJobUseCase, MASTER_TYPE_NOT_AVAILABLE, PROJECT_NOT_FOUND, STEMS_NOT_READY } from './create-mastering-job.usecase';
+import { CreateMasteringJobUseCase, PROJECT_NOT_FOUND, STEMS_NOT_READY } from './create-mastering-job.usecase';
 
 describe('CreateMasteringJobUseCase', () => {
   const parameters = { masterType: 'full-mix', style: 'warm', intensity: 2 } as const;
@@ -40,12 +40,13 @@ describe('CreateMasteringJobUseCase', () => {
     expect(queue.queued).toEqual([]);
   });
 
-  it('answers 409 for per-stem and stem-groups masters (not available in this slice)', async () => {
+  it('queues per-stem and stem-groups masters as it does full-mix ones', async () => {
     media.add('u1', 'p1', fourStems('p1'));
     for (const masterType of ['per-stem', 'stem-groups'] as const) {
-      await expect(useCase.execute('u1', { projectId: 'p1', parameters: { ...parameters, masterType } })).rejects.toEqual(new RpcFailure(409, MASTER_TYPE_NOT_AVAILABLE));
+      await expect(useCase.execute('u1', { projectId: 'p1', parameters: { ...parameters, masterType } })).resolves.toMatchObject({ status: 'processing' });
     }
-    expect(jobs.docs.size).toBe(0);
+    expect(jobs.docs.size).toBe(2);
+    expect(queue.queued).toHaveLength(2);
   });
 
   it('marks the job failed when it cannot be queued, and says so', async () => {

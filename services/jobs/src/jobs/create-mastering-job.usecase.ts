@@ -6,7 +6,6 @@ import { JOB_QUEUE, JOB_STORE, MASTERING_PROVIDER, MEDIA_PROJECTS, type JobQueue
 
 export const PROJECT_NOT_FOUND = 'Project not found';
 export const STEMS_NOT_READY = 'Stems are not ready yet';
-export const MASTER_TYPE_NOT_AVAILABLE = 'Not available yet: only full-mix masters can be made for now';
 
 /**
  * Starts mastering a project: the project must be the owner's (404) and have stems (409); the job is stored
@@ -26,7 +25,6 @@ export class CreateMasteringJobUseCase {
   async execute(ownerId: string, { projectId, parameters }: CreateMasteringJobBody): Promise<JobRecord> {
     if (!(await this.media.exists(ownerId, projectId))) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     if ((await this.media.activeStems(ownerId, projectId)).length === 0) throw new RpcFailure(409, STEMS_NOT_READY);
-    if (parameters.masterType !== 'full-mix') throw new RpcFailure(409, MASTER_TYPE_NOT_AVAILABLE);
     const job = await this.jobs.create({
       _id: this.ids.randomUUID(),
       ownerId,

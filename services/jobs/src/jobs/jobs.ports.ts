@@ -72,10 +72,31 @@ export interface MasteredFile {
   dispose(): Promise<void>;
 }
 
+/** Several parts (each its stems at their mixer gains) mastered on their own, then their sum brought to the same target. */
+export interface MasterSetRequest {
+  parts: Array<{ name: string; stems: Array<{ input: string; gainDb: number }> }>;
+  /** The sum's file name. */
+  sum: string;
+  style: MasteringStyle;
+  intensity: 1 | 2 | 3;
+  /** 0–1 over the whole work (every pass weighted by its share). */
+  onProgress(fraction: number): void;
+  signal: AbortSignal;
+}
+
+/** The mastered parts and their sum on local disk; before/after describe the sum. */
+export interface MasteredSet {
+  files: Array<{ name: string; path: string; contentType: string }>;
+  before: LoudnessFigures;
+  after: LoudnessFigures;
+  dispose(): Promise<void>;
+}
+
 /** Who masters: the local engine today, cloud providers behind the same port later. */
 export interface MasteringProvider {
   readonly name: JobProvider;
   masterMix(request: MasterMixRequest): Promise<MasteredFile>;
+  masterSet(request: MasterSetRequest): Promise<MasteredSet>;
 }
 export const MASTERING_PROVIDER = Symbol('MasteringProvider');
 

@@ -70,6 +70,35 @@ describe('RunMasteringJobUseCase', () => {
     expect(heartbeats).toBeGreaterThan(0);
   });
 
+  it('per-stem: each sounding stem mastered on its own plus their sum, every output stored under the job\'s prefix', async () => {
+    jobs.docs.get('j1')!.parameters = { masterType: 'per-stem', style: 'open', intensity: 2 };
+    expect(await useCase.execute(item())).toBe('done');
+    const request = provider.setRequests[0]!;
+    expect(request.parts.map((part) => [part.name, part.stems])).toEqual([
+      ['vocals.flac', [{ input: 'signed:users/o/projects/p1/stems/fast/vocals.flac', gainDb: -3.5 }]],
+      ['drums.flac', [{ input: 'signed:users/o/projects/p1/stems/fast/drums.flac', gainDb: 0 }]],
+      ['bass.flac', [{ input: 'signed:users/o/projects/p1/stems/fast/bass.flac', gainDb: 0 }]],
+    ]);
+    expect(request).toMatchObject({ sum: 'mix.flac', style: 'open', intensity: 2 });
+    const prefix = key.replace(/master\.flac$/, '');
+    expect(jobs.docs.get('j1')!.outputs!.map((output) => output.objectKey)).toEqual(['vocals.flac', 'drums.flac', 'bass.flac', 'mix.flac'].map((name) => prefix + name));
+    expect(storage.keys().sort()).toEqual(['bass.flac', 'drums.flac', 'mix.flac', 'vocals.flac'].map((name) => prefix + name));
+    const progress = events.published.filter((e) => e.type === 'job_progress').map((e) => e.job.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('stem-groups: a failure while storing the outputs removes the ones already stored', async () => {
+    jobs.docs.get('j1')!.parameters = { masterType: 'stem-groups', style: 'warm', intensity: 1 };
+    const prefix = key.replace(/master\.flac$/, '');
+    storage.onPut = (stored) => {
+      if (stored.endsWith('melodic.flac')) throw new Error('MinIO unavailable');
+    };
+    expect(await useCase.execute(item(MAX_DELIVER))).toBe('give-up');
+    expect(provider.setRequests[0]!.parts.map((part) => part.name)).toEqual(['rhythm.flac', 'melodic.flac']);
+    expect(storage.keys().filter((stored) => stored.startsWith(prefix))).toEqual([]);
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed' });
+  });
+
   it('stores and announces real progress, rising, then job_completed with the result', async () => {
     await useCase.execute(item());
     const types = events.types();

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { masterJobPrefix, masterKey, type JobWorkMessage } from '@stemdeck/proto';
+import { masterJobPrefix, type JobWorkMessage } from '@stemdeck/proto';
 import { CLOCK, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
 import { toJobRecord } from './job-record';
 import type { JobDocument } from './job.schema';
@@ -13,16 +13,17 @@ import {
   type JobEvents,
   type JobStorage,
   type JobStore,
-  type MasteredFile,
+  type MasteredSet,
   type MasteringProvider,
   type MediaProjects,
-  type ProjectStem,
 } from './jobs.ports';
+import { masterPlan, MASTER_OUTPUT } from './master-plan';
+
+export { MASTER_OUTPUT, soundingStems } from './master-plan';
 
 /** How often progress is stored and announced (each store also tells whether the job was cancelled or deleted). */
 export const PROGRESS_STORE_MS = 500;
 export const MASTERING_FAILED = 'Mastering failed';
-export const MASTER_OUTPUT = 'master.flac';
 export const gaveUpMessage = (attempts: number) => `${MASTERING_FAILED}: the jobs service stopped during each of ${attempts} attempts`;
 
 /** Fails the job at once (no retry): nothing another attempt could change. */
@@ -32,12 +33,6 @@ class JobStopped extends Error {
   constructor() {
     super('the job was cancelled or its project deleted');
   }
-}
-
-/** The stems that sound in the saved mix, as the mixer plays them: muted ones never, and only soloed ones while any is soloed. */
-export function soundingStems(stems: ProjectStem[]): ProjectStem[] {
-  const anySoloed = stems.some((stem) => stem.soloed);
-  return stems.filter((stem) => !stem.muted && (!anySoloed || stem.soloed));
 }
 
 /**
@@ -76,14 +71,18 @@ export class RunMasteringJobUseCase {
     await this.jobs.markProcessing(ownerId, jobId);
     this.events.publish({ type: 'job_progress', ownerId, job: toJobRecord(job) });
     const controller = new AbortController();
-    let mastered: MasteredFile | undefined;
+    let mastered: MasteredSet | undefined;
     try {
       mastered = await this.master(job, controller);
-      item.heartbeat();
-      const key = masterKey(ownerId, job.projectId, jobId);
-      await this.storage.putFile(key, mastered.path, mastered.contentType);
+      const outputs = [];
+      for (const file of mastered.files) {
+        item.heartbeat();
+        const key = `${masterJobPrefix(ownerId, job.projectId, jobId)}${file.name}`;
+        await this.storage.putFile(key, file.path, file.contentType);
+        outputs.push({ name: file.name, objectKey: key, contentType: file.contentType });
+      }
       const completed = await this.jobs.complete(ownerId, jobId, {
-        outputs: [{ name: MASTER_OUTPUT, objectKey: key, contentType: mastered.contentType }],
+        outputs,
         before: mastered.before,
         after: mastered.after,
       });
@@ -110,12 +109,21 @@ export class RunMasteringJobUseCase {
     }
   }
 
-  /** The sounding stems summed and mastered; progress stored and announced every PROGRESS_STORE_MS. */
-  private async master(job: JobDocument, controller: AbortController): Promise<MasteredFile> {
+  /**
+   * The job's plan (master-plan.ts) mastered: full-mix the sounding stems summed and mastered; per-stem and
+   * stem-groups each part mastered and their sum brought to the same target. Progress stored and announced
+   * every PROGRESS_STORE_MS.
+   */
+  private async master(job: JobDocument, controller: AbortController): Promise<MasteredSet> {
     const { ownerId, projectId, _id: jobId, parameters } = job;
-    const stems = soundingStems(await this.media.activeStems(ownerId, projectId));
-    if (stems.length === 0) throw new NotMasterable('Nothing to master: the project has no stems, or every stem is muted');
-    const inputs = await Promise.all(stems.map(async (stem) => ({ input: await this.storage.presignedReadUrl(stem.objectKey), gainDb: stem.volume })));
+    const plan = masterPlan(parameters.masterType, await this.media.activeStems(ownerId, projectId));
+    if (plan.parts.length === 0) throw new NotMasterable('Nothing to master: the project has no stems, or every stem is muted');
+    const parts = await Promise.all(
+      plan.parts.map(async (part) => ({
+        name: part.name,
+        stems: await Promise.all(part.stems.map(async (stem) => ({ input: await this.storage.presignedReadUrl(stem.objectKey), gainDb: stem.volume }))),
+      })),
+    );
     let storedAt = this.clock.now();
     let reported = 0;
     let storing = false;
@@ -135,13 +143,12 @@ export class RunMasteringJobUseCase {
         .catch((error: Error) => this.logger.warn(`job ${jobId}: progress not stored: ${error.message}`))
         .finally(() => (storing = false));
     };
-    return this.provider.masterMix({
-      stems: inputs,
-      style: parameters.style,
-      intensity: parameters.intensity as 1 | 2 | 3,
-      onProgress,
-      signal: controller.signal,
-    });
+    const common = { style: parameters.style, intensity: parameters.intensity as 1 | 2 | 3, onProgress, signal: controller.signal };
+    if (!plan.sum) {
+      const file = await this.provider.masterMix({ stems: parts[0].stems, ...common });
+      return { files: [{ name: MASTER_OUTPUT, path: file.path, contentType: file.contentType }], before: file.before, after: file.after, dispose: file.dispose };
+    }
+    return this.provider.masterSet({ parts, sum: plan.sum, ...common });
   }
 
   /** The job failed for good: stored with its reason, its objects removed, the owner told. */

@@ -2,7 +2,8 @@ import { masterAudioFile, mixAudioFiles, type LoudnessStats } from '@stemdeck/au
 import type { LoudnessFigures } from '@stemdeck/proto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MasteredFile, MasteringProvider, MasterMixRequest } from '../jobs/jobs.ports';
+import { weightedProgress } from '../jobs/master-plan';
+import type { MasteredFile, MasteredSet, MasteringProvider, MasterMixRequest, MasterSetRequest } from '../jobs/jobs.ports';
 
 /** Share of the progress bar for summing the stems (the mastering passes take the rest). */
 const MIX_SHARE = 0.1;
@@ -46,6 +47,61 @@ export class LocalMasteringProvider implements MasteringProvider {
         onProgress: (fraction) => request.onProgress(MIX_SHARE + fraction * (1 - MIX_SHARE)),
       });
       return { path: output, contentType: 'audio/flac', before: figures(result.before), after: figures(result.after), dispose };
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
+  }
+
+  /**
+   * Each part mixed at its gains and mastered (style, intensity); then the mastered parts summed at unity and
+   * the sum mastered once more with the same style and intensity, so it too meets the loudness target and the
+   * true-peak ceiling. Passes are weighted: a part's mix MIX_SHARE, its master 1, and the same for the sum.
+   */
+  async masterSet(request: MasterSetRequest): Promise<MasteredSet> {
+    await mkdir(this.workDir, { recursive: true });
+    const work = await mkdtemp(join(this.workDir, 'master-'));
+    const dispose = () => rm(work, { recursive: true, force: true });
+    const passes = request.parts.length + 1;
+    const weights = Array.from({ length: passes }, () => [MIX_SHARE, 1 - MIX_SHARE]).flat();
+    const pass = weightedProgress(weights, request.onProgress);
+    try {
+      const files: MasteredSet['files'] = [];
+      for (const [index, part] of request.parts.entries()) {
+        const mix = join(work, `part-${index}.wav`);
+        await mixAudioFiles({ stems: part.stems, output: mix, signal: request.signal, onProgress: pass(index * 2) });
+        const output = join(work, `part-${index}.flac`);
+        await masterAudioFile({
+          input: mix,
+          output,
+          style: request.style,
+          intensity: request.intensity,
+          tmpDir: work,
+          signal: request.signal,
+          onProgress: pass(index * 2 + 1),
+        });
+        await rm(mix, { force: true });
+        files.push({ name: part.name, path: output, contentType: 'audio/flac' });
+      }
+      const sumMix = join(work, 'sum.wav');
+      await mixAudioFiles({
+        stems: files.map((file) => ({ input: file.path, gainDb: 0 })),
+        output: sumMix,
+        signal: request.signal,
+        onProgress: pass(request.parts.length * 2),
+      });
+      const sumOutput = join(work, 'sum.flac');
+      const result = await masterAudioFile({
+        input: sumMix,
+        output: sumOutput,
+        style: request.style,
+        intensity: request.intensity,
+        tmpDir: work,
+        signal: request.signal,
+        onProgress: pass(request.parts.length * 2 + 1),
+      });
+      files.push({ name: request.sum, path: sumOutput, contentType: 'audio/flac' });
+      return { files, before: figures(result.before), after: figures(result.after), dispose };
     } catch (error) {
       await dispose();
       throw error;

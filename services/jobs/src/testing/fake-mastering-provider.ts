@@ -1,4 +1,4 @@
-import type { MasteredFile, MasteringProvider, MasterMixRequest } from '../jobs/jobs.ports';
+import type { MasteredFile, MasteredSet, MasteringProvider, MasterMixRequest, MasterSetRequest } from '../jobs/jobs.ports';
 
 /**
  * A provider that reports `steps` progress fractions (letting the event loop run between them, as ffmpeg's
@@ -7,6 +7,7 @@ import type { MasteredFile, MasteringProvider, MasterMixRequest } from '../jobs/
 export class FakeMasteringProvider implements MasteringProvider {
   readonly name = 'local' as const;
   readonly requests: MasterMixRequest[] = [];
+  readonly setRequests: MasterSetRequest[] = [];
   failures = 0;
   failure = new Error('ffmpeg exited with code 1');
   steps = [0.1, 0.4, 0.7, 0.9];
@@ -33,6 +34,17 @@ export class FakeMasteringProvider implements MasteringProvider {
       before: { integratedLufs: -20.3, lra: 6.1, truePeakDbtp: -3.2 },
       after: { integratedLufs: -14.1, lra: 4.2, truePeakDbtp: -1.1 },
       dispose: async () => void this.disposed++,
+    };
+  }
+
+  async masterSet(request: MasterSetRequest): Promise<MasteredSet> {
+    this.setRequests.push(request);
+    const file = await this.masterMix({ stems: request.parts.flatMap((part) => part.stems), style: request.style, intensity: request.intensity, onProgress: request.onProgress, signal: request.signal });
+    return {
+      files: [...request.parts.map((part) => ({ name: part.name, path: `/work/${part.name}`, contentType: 'audio/flac' })), { name: request.sum, path: '/work/sum.flac', contentType: 'audio/flac' }],
+      before: file.before,
+      after: file.after,
+      dispose: file.dispose,
     };
   }
 }
