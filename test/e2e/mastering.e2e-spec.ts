@@ -1,0 +1,109 @@
+import { statSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { chromiumPerTest, expectReadableToast, insideViewport, seenText, signInThroughKeycloak } from '../support/browser';
+import { BASE_URL } from '../support/env';
+import { makeClip } from '../support/media';
+import { uploadThroughChooser, waitForStems } from '../support/studio';
+
+jest.setTimeout(180_000);
+
+/** Every label the Start button shows and every progress value the bar shows from now on, as the page renders them. */
+async function recordMasteringStates(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen = { labels: [] as string[], progress: [] as number[] };
+    (window as unknown as { masteringSeen: typeof seen }).masteringSeen = seen;
+    const record = () => {
+      const label = document.querySelector('[data-testid="start-mastering"]')?.textContent?.trim();
+      if (label && seen.labels.at(-1) !== label) seen.labels.push(label);
+      const progress = document.querySelector('[data-testid="mastering-progress"]')?.getAttribute('data-progress');
+      if (progress !== null && progress !== undefined && seen.progress.at(-1) !== Number(progress)) seen.progress.push(Number(progress));
+    };
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    record();
+  });
+}
+
+const masteringSeen = (page: Page) => page.evaluate(() => (window as unknown as { masteringSeen: { labels: string[]; progress: number[] } }).masteringSeen);
+
+async function expectInViewport(page: Page, testId: string): Promise<void> {
+  const element = page.getByTestId(testId);
+  await element.scrollIntoViewIfNeeded();
+  expect(await element.isVisible()).toBe(true);
+  expect(insideViewport(await seenText(element))).toBe(true);
+}
+
+describe('AI Mastering in Chromium', () => {
+  const chromium = chromiumPerTest({ width: 1400, height: 1000 });
+  let page: Page;
+
+  beforeEach(async () => {
+    page = chromium.page;
+    await signInThroughKeycloak(page);
+    await page.goto(`${BASE_URL}/app`);
+    await page.getByTestId('upload-panel').waitFor();
+  });
+
+  it('masters the full mix with real progress, shows before/after, plays the A/B and downloads the master', async () => {
+    await page.getByRole('button', { name: 'AI Mastering' }).click();
+    await page.getByText('No project selected').waitFor();
+    expect(await page.getByTestId('start-mastering').isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Upload & Split' }).click();
+    await uploadThroughChooser(page, makeClip('e2e-master-40s.wav', 40));
+    await waitForStems(page, 120_000);
+    // Decoded stems may be the first seconds only: mastering takes the whole stems, once the separation is done.
+    await page.getByTestId('separation-fast').waitFor({ state: 'detached', timeout: 120_000 });
+
+    await page.getByRole('button', { name: 'AI Mastering' }).click();
+    const start = page.getByTestId('start-mastering');
+    await start.waitFor();
+    expect(await start.innerText()).toBe('Start Mastering');
+    expect(await page.getByTestId('mastering-intensity-name').innerText()).toBe('Medium');
+    expect(await page.getByLabel('Master type').inputValue()).toBe('full-mix');
+    await recordMasteringStates(page);
+
+    await start.click();
+    await page
+      .getByText('Mastering complete!', { exact: true })
+      .waitFor({ timeout: 90_000 })
+      .catch(async (error: Error) => {
+        throw new Error(`${error.message}\nseen: ${JSON.stringify(await masteringSeen(page))}\npanel: ${await page.getByTestId('mastering-panel').innerText()}\ntoasts: ${await page.getByTestId('toast').allInnerTexts()}`);
+      });
+    await expectReadableToast(page, 'Mastering complete!');
+    const seen = await masteringSeen(page);
+    expect(seen.labels[0]).toBe('Start Mastering');
+    expect(seen.labels).toContain('Processing...');
+    expect(seen.labels.indexOf('Starting...')).toBeGreaterThan(0);
+    expect(seen.labels.indexOf('Starting...')).toBeLessThan(seen.labels.indexOf('Processing...'));
+    expect(seen.labels.at(-1)).toBe('Start Mastering');
+    // The bar moved: more than one value, rising.
+    expect(seen.progress.length).toBeGreaterThan(1);
+    expect(Math.max(...seen.progress)).toBeGreaterThan(seen.progress[0]!);
+    expect(seen.progress).toEqual([...seen.progress].sort((a, b) => a - b));
+
+    await expectInViewport(page, 'mastering-result');
+    for (const when of ['before', 'after']) {
+      const row = await page.getByTestId(`figures-${when}`).innerText();
+      expect(row).toMatch(/-?\d+\.\d LUFS\s+\d+\.\d LU\s+-?\d+\.\d dBTP/);
+    }
+    expect(await page.getByTestId('mastered-locally').innerText()).toBe('Mastered locally');
+    await page.getByTestId('mastering-jobs').getByText('completed').first().waitFor();
+
+    // A/B: the master plays (the clock advances and the output analyser hears it), then the original.
+    await page.getByRole('button', { name: 'Play comparison' }).click();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="ab-position"]')?.getAttribute('data-seconds')) > 1, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="ab-position"]')?.getAttribute('data-level')) > 0.001, undefined, { timeout: 5_000 });
+    await page.getByRole('button', { name: 'Original', exact: true }).click();
+    expect(await page.getByTestId('ab-player').getAttribute('data-side')).toBe('original');
+    await page.waitForTimeout(300);
+    expect(Number(await page.getByTestId('ab-position').getAttribute('data-level'))).toBeGreaterThan(0.001);
+    await page.getByRole('button', { name: 'Pause comparison' }).click();
+
+    const download = page.waitForEvent('download');
+    await page.getByTestId('download-master').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.(wav|mp3|flac)$/);
+    const path = await file.path();
+    expect(statSync(path).size).toBeGreaterThan(10_000);
+  });
+});
