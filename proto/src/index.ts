@@ -9,6 +9,7 @@ export * from './health';
 // The zod enums in media.ts and jobs.ts carry the same names as vocabulary.ts's types (and equal them).
 export {
   ENGINE_NAMES,
+  ENHANCEMENTS,
   JOB_PROVIDERS,
   JOB_STATUSES,
   JOB_TYPES,
@@ -23,9 +24,11 @@ export {
   PROJECT_SOURCES,
   SEPARATION_JOB_STATUSES,
   STEM_TYPES,
+  STEM_VERSIONS,
   STEM_VOLUME_MAX_DB,
   STEM_VOLUME_MIN_DB,
   STEM_VOLUME_STEP_DB,
+  type Enhancement,
   type ProjectSource,
   type SeparationJobStatus,
 } from './vocabulary';

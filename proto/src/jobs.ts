@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { replyOf } from './media';
+import { StemType } from './media';
 import {
+  ENHANCEMENTS,
   JOB_PROVIDERS,
   JOB_STATUSES,
   JOB_TYPES,
@@ -17,6 +19,7 @@ import {
  */
 export const JOBS_SUBJECTS = {
   createMastering: 'stemdeck.jobs.mastering.create',
+  createEnhance: 'stemdeck.jobs.enhance.create',
   getJob: 'stemdeck.jobs.get',
   listProjectJobs: 'stemdeck.jobs.project.list',
   cancelJob: 'stemdeck.jobs.cancel',
@@ -57,12 +60,37 @@ export const MasteringParameters = z
   .strict();
 export type MasteringParameters = z.infer<typeof MasteringParameters>;
 
+const toggle = z.boolean({ invalid_type_error: 'Must be true or false' }).default(false);
+
+/** Enhance: which cleanups run (at least one) on which of the project's stems (at least one). */
+export const EnhanceParameters = z
+  .object({
+    enhancements: z
+      .object({ noiseReduction: toggle, loudnessNormalization: toggle, speechEnhancement: toggle })
+      .strict()
+      .refine((value) => ENHANCEMENTS.some((name) => value[name]), 'Choose at least one enhancement'),
+    targetStems: z
+      .object({ vocals: toggle, drums: toggle, bass: toggle, other: toggle })
+      .strict()
+      .refine((value) => StemType.options.some((type) => value[type]), 'Choose at least one stem'),
+  })
+  .strict();
+export type EnhanceParameters = z.infer<typeof EnhanceParameters>;
+
 /** Integrated loudness (LUFS), loudness range (LU) and true peak (dBTP), as ffmpeg's ebur128 reads them. */
 export const LoudnessFigures = z.object({ integratedLufs: z.number(), lra: z.number(), truePeakDbtp: z.number() });
 export type LoudnessFigures = z.infer<typeof LoudnessFigures>;
 
-/** A job's output as the service sends it on NATS; where it can be fetched is the gateway's business (`Job`). */
-export const JobOutputRecord = z.object({ name: z.string() });
+/**
+ * A job's output as the service sends it on NATS; where it can be fetched is the gateway's business (`Job`).
+ * An enhance job's outputs are stems (`vocals.flac`, …): each names its stem and carries its own figures.
+ */
+export const JobOutputRecord = z.object({
+  name: z.string(),
+  stemType: StemType.optional(),
+  before: LoudnessFigures.optional(),
+  after: LoudnessFigures.optional(),
+});
 
 const jobFields = {
   id: z.string(),
@@ -79,7 +107,8 @@ const jobFields = {
 /** A job as the jobs service stores and sends it. */
 export const JobRecord = z.object({
   ...jobFields,
-  result: z.object({ outputs: z.array(JobOutputRecord), before: LoudnessFigures, after: LoudnessFigures }).optional(),
+  /** Mastering: before/after describe the master (the sum for per-stem and stem-groups); enhance: absent, each output has its own. */
+  result: z.object({ outputs: z.array(JobOutputRecord), before: LoudnessFigures.optional(), after: LoudnessFigures.optional() }).optional(),
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 
@@ -87,7 +116,7 @@ export type JobRecord = z.infer<typeof JobRecord>;
 export const Job = z.object({
   ...jobFields,
   result: z
-    .object({ outputs: z.array(JobOutputRecord.extend({ url: z.string() })), before: LoudnessFigures, after: LoudnessFigures })
+    .object({ outputs: z.array(JobOutputRecord.extend({ url: z.string() })), before: LoudnessFigures.optional(), after: LoudnessFigures.optional() })
     .optional(),
 });
 export type Job = z.infer<typeof Job>;
@@ -102,6 +131,15 @@ export const CreateMasteringJobBody = z.object({
 export type CreateMasteringJobBody = z.infer<typeof CreateMasteringJobBody>;
 export const CreateMasteringJobRequest = CreateMasteringJobBody.extend(owned);
 export type CreateMasteringJobRequest = z.infer<typeof CreateMasteringJobRequest>;
+
+/** POST /api/jobs/dolby-enhance. */
+export const CreateEnhanceJobBody = z.object({
+  projectId: z.string({ required_error: 'Required' }).min(1, 'Required').max(200),
+  parameters: EnhanceParameters,
+});
+export type CreateEnhanceJobBody = z.infer<typeof CreateEnhanceJobBody>;
+export const CreateEnhanceJobRequest = CreateEnhanceJobBody.extend(owned);
+export type CreateEnhanceJobRequest = z.infer<typeof CreateEnhanceJobRequest>;
 
 export const JobRequest = z.object({ ...owned, jobId: z.string() });
 export type JobRequest = z.infer<typeof JobRequest>;

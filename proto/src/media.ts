@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENGINE_NAMES, PROJECT_NAME_MAX, PROJECT_SOURCES, SEPARATION_JOB_STATUSES, STEM_TYPES, STEM_VOLUME_MAX_DB, STEM_VOLUME_MIN_DB } from './vocabulary';
+import { ENGINE_NAMES, PROJECT_NAME_MAX, PROJECT_SOURCES, SEPARATION_JOB_STATUSES, STEM_TYPES, STEM_VERSIONS, STEM_VOLUME_MAX_DB, STEM_VOLUME_MIN_DB } from './vocabulary';
 
 /**
  * The media service's contracts: projects, stems, uploads, analysis and separation jobs.
@@ -17,6 +17,7 @@ export const MEDIA_SUBJECTS = {
   listStems: 'stemdeck.media.stems.list',
   updateStem: 'stemdeck.media.stems.update',
   stemAudio: 'stemdeck.media.stems.audio',
+  attachEnhancedStems: 'stemdeck.media.stems.enhanced.attach',
   requestSeparation: 'stemdeck.media.separation.request',
   listEngines: 'stemdeck.media.engines.list',
 } as const;
@@ -35,6 +36,13 @@ export type StemType = z.infer<typeof StemType>;
 
 export const EngineName = z.enum(ENGINE_NAMES);
 export type EngineName = z.infer<typeof EngineName>;
+
+export const StemVersion = z.enum(STEM_VERSIONS);
+export type StemVersion = z.infer<typeof StemVersion>;
+
+/** A stem's enhanced version: the enhance job that made it (its output is the audio) and when. */
+export const EnhancedStemVersion = z.object({ jobId: z.string(), createdAt: z.string() });
+export type EnhancedStemVersion = z.infer<typeof EnhancedStemVersion>;
 
 export const SpotifyFeatures = z.object({
   danceability: z.number(),
@@ -87,6 +95,10 @@ export const StemRecord = z.object({
   /** Mixer solo: when any stem is soloed, only soloed stems sound. */
   soloed: z.boolean(),
   quality: z.string(),
+  /** Which version the mixer plays (and a full-mix master or export takes): 'original' until switched. */
+  version: StemVersion,
+  /** The newest enhanced version, null until an enhance job has finished for this stem. */
+  enhanced: EnhancedStemVersion.nullable(),
 });
 export type StemRecord = z.infer<typeof StemRecord>;
 
@@ -194,6 +206,8 @@ export const UpdateStemBody = z
     volume: z.number().min(STEM_VOLUME_MIN_DB).max(STEM_VOLUME_MAX_DB).optional(),
     muted: z.boolean().optional(),
     soloed: z.boolean().optional(),
+    /** Play the original or the enhanced version (409 when the stem has no enhanced version). */
+    version: StemVersion.optional(),
   })
   .strict();
 export type UpdateStemBody = z.infer<typeof UpdateStemBody>;
@@ -206,6 +220,23 @@ export type UpdateStemRequest = z.input<typeof UpdateStemRequest>;
 export const StemReply = replyOf(StemRecord);
 
 export const StemRequest = z.object({ ...owned, stemId: z.string() });
+/** Where a stem's audio is: the given version's, or the version the mixer plays when absent (404 for a missing enhanced version). */
+export const StemAudioRequest = StemRequest.extend({ version: StemVersion.optional() });
+export type StemAudioRequest = z.infer<typeof StemAudioRequest>;
+
+/**
+ * From the jobs service once an enhance job's outputs are stored: each stem's enhanced version is that
+ * object, and the stem switches to play it (the original stays, the mixer can switch back). Answers the
+ * updated stems; media publishes `stem_updated` for each.
+ */
+export const AttachEnhancedStemsRequest = z.object({
+  ...owned,
+  projectId: z.string(),
+  jobId: z.string(),
+  stems: z.array(z.object({ stemId: z.string(), objectKey: z.string() })).min(1),
+});
+export type AttachEnhancedStemsRequest = z.infer<typeof AttachEnhancedStemsRequest>;
+export const AttachEnhancedStemsReply = replyOf(z.array(StemRecord));
 
 export const RequestSeparationBody = z.object({ engine: EngineName.default('fast') });
 export const RequestSeparationRequest = z.object({ ...owned, projectId: z.string(), engine: EngineName });

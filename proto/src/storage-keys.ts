@@ -19,3 +19,6 @@ export const mastersPrefix = (ownerId: string, projectId: string): string => `${
 export const masterJobPrefix = (ownerId: string, projectId: string, jobId: string): string => `${mastersPrefix(ownerId, projectId)}${jobId}/`;
 /** The full-mix master: 24-bit FLAC. */
 export const masterKey = (ownerId: string, projectId: string, jobId: string): string => `${masterJobPrefix(ownerId, projectId, jobId)}master.flac`;
+/** An enhance job's outputs (one enhanced version per target stem) live in its own folder, removed as one prefix. */
+export const enhancedPrefix = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}enhanced/`;
+export const enhanceJobPrefix = (ownerId: string, projectId: string, jobId: string): string => `${enhancedPrefix(ownerId, projectId)}${jobId}/`;

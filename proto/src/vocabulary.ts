@@ -55,3 +55,11 @@ export const JOB_PROVIDERS = ['local', 'landr', 'dolby'] as const;
 export type JobProvider = (typeof JOB_PROVIDERS)[number];
 export const JOB_STATUSES = ['processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Enhancement: what a cleanup pass can do to a stem (at least one per job). */
+export const ENHANCEMENTS = ['noiseReduction', 'loudnessNormalization', 'speechEnhancement'] as const;
+export type Enhancement = (typeof ENHANCEMENTS)[number];
+
+/** Which of a stem's versions the mixer plays: the separated original, or its newest enhanced version. */
+export const STEM_VERSIONS = ['original', 'enhanced'] as const;
+export type StemVersion = (typeof STEM_VERSIONS)[number];

@@ -166,7 +166,7 @@ export function MasteringPanel() {
           </Stack>
         </Card.Body>
       </Card.Root>
-      {job?.status === 'completed' && job.result && <MasterResult job={job} result={job.result} />}
+      {job?.status === 'completed' && job.result?.before && job.result.after && <MasterResult job={job} result={{ ...job.result, before: job.result.before, after: job.result.after }} />}
       {project && <JobList jobs={projectJobs} />}
     </Stack>
   );
@@ -174,7 +174,7 @@ export function MasteringPanel() {
 
 const MASTER_TYPE_NAMES: Record<MasterType, string> = { 'full-mix': 'Full mix', 'per-stem': 'Per stem', 'stem-groups': 'Stem groups' };
 
-function MasterResult({ job, result }: { job: Job; result: NonNullable<Job['result']> }) {
+function MasterResult({ job, result }: { job: Job; result: Required<NonNullable<Job['result']>> }) {
   const output = result.outputs[0];
   return (
     <Card.Root data-testid="mastering-result">

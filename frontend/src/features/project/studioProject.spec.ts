@@ -9,7 +9,7 @@ import { projectsApi } from './projectsApi';
 import type { MixerStem } from './stems';
 import { StudioProjectController } from './studioProject';
 
-const STORED: Stem = { id: 'p1-fast-vocals', projectId: 'p1', type: 'vocals', engine: 'fast', url: '/api/stems/p1-fast-vocals/audio', volume: 0, muted: false, soloed: false, quality: 'fast' };
+const STORED: Stem = { id: 'p1-fast-vocals', projectId: 'p1', type: 'vocals', engine: 'fast', url: '/api/stems/p1-fast-vocals/audio', volume: 0, muted: false, soloed: false, quality: 'fast', version: 'original', enhanced: null };
 const VOCALS: MixerStem = STORED;
 
 /**

@@ -15,6 +15,8 @@ export const toStem = (doc: StemDocument): StemRecord => ({
   muted: doc.muted,
   soloed: doc.soloed ?? false,
   quality: doc.quality,
+  version: doc.version ?? 'original',
+  enhanced: doc.enhanced ? { jobId: doc.enhanced.jobId, createdAt: doc.enhanced.createdAt.toISOString() } : null,
 });
 
 /** A stem's id is derived from what it is, so storing the same stem twice lands on the same document. */

@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { EngineName, StemType } from '@stemdeck/proto';
+import type { EngineName, StemType, StemVersion } from '@stemdeck/proto';
 
 export const STEM_MODEL = 'Stem';
 
@@ -15,6 +15,10 @@ export interface StemDocument {
   muted: boolean;
   soloed?: boolean;
   quality: string;
+  /** Which version the mixer plays; absent on stems stored before enhanced versions existed ('original'). */
+  version?: StemVersion;
+  /** The newest enhanced version: the enhance job that made it and its object (the original key stays). */
+  enhanced?: { jobId: string; objectKey: string; createdAt: Date } | null;
   createdAt: Date;
 }
 
@@ -30,6 +34,8 @@ export const StemSchema = new Schema<StemDocument>(
     muted: { type: Boolean, required: true },
     soloed: { type: Boolean, default: false },
     quality: { type: String, required: true },
+    version: { type: String, default: 'original' },
+    enhanced: { type: new Schema({ jobId: String, objectKey: String, createdAt: Date }, { _id: false }), default: null },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'stems' },
