@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { answer, parseOrFail } from '@stemdeck/platform';
 import {
+  AttachEnhancedStemsRequest,
   CreateProjectRequest,
   IngestUploadRequest,
   ListStemsRequest,
@@ -10,7 +11,7 @@ import {
   ProjectRequest,
   RenameProjectRequest,
   RequestSeparationRequest,
-  StemRequest,
+  StemAudioRequest,
   UpdateStemRequest,
 } from '@stemdeck/proto';
 import { CreateProjectUseCase } from './projects/create-project.usecase';
@@ -19,6 +20,7 @@ import { ProjectQueries } from './projects/project.queries';
 import { RenameProjectUseCase } from './projects/rename-project.usecase';
 import { EngineRegistry } from './separation/engine-registry';
 import { RequestSeparationUseCase } from './separation/request-separation.usecase';
+import { AttachEnhancedStemsUseCase } from './stems/attach-enhanced-stems.usecase';
 import { StemQueries } from './stems/stem.queries';
 import { UpdateStemUseCase } from './stems/update-stem.usecase';
 import { IngestUploadUseCase } from './uploads/ingest-upload.usecase';
@@ -36,6 +38,7 @@ export class MediaController {
     private readonly engines: EngineRegistry,
     private readonly deleteProject: DeleteProjectUseCase,
     private readonly updateStemUseCase: UpdateStemUseCase,
+    private readonly attachEnhanced: AttachEnhancedStemsUseCase,
   ) {}
 
   @MessagePattern(MEDIA_SUBJECTS.ingestUpload)
@@ -102,9 +105,14 @@ export class MediaController {
   @MessagePattern(MEDIA_SUBJECTS.stemAudio)
   stemAudio(@Payload() payload: unknown) {
     return answer(() => {
-      const { ownerId, stemId } = parseOrFail(StemRequest, payload);
-      return this.stemQueries.audioOf(ownerId, stemId);
+      const { ownerId, stemId, version } = parseOrFail(StemAudioRequest, payload);
+      return this.stemQueries.audioOf(ownerId, stemId, version);
     });
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.attachEnhancedStems)
+  attachEnhancedStems(@Payload() payload: unknown) {
+    return answer(() => this.attachEnhanced.execute(parseOrFail(AttachEnhancedStemsRequest, payload)));
   }
 
   @MessagePattern(MEDIA_SUBJECTS.requestSeparation)

@@ -23,6 +23,7 @@ import { SeparationWorker } from './separation/separation.worker';
 import { SEPARATION_PORT_BINDINGS } from './separation/separation.providers';
 import { StemRepository } from './stems/stem.repository';
 import { STEM_MODEL, StemSchema } from './stems/stem.schema';
+import { AttachEnhancedStemsUseCase } from './stems/attach-enhanced-stems.usecase';
 import { StemQueries } from './stems/stem.queries';
 import { STEM_PORT_BINDINGS } from './stems/stem.providers';
 import { UpdateStemUseCase } from './stems/update-stem.usecase';
@@ -74,6 +75,7 @@ export class MediaModule implements OnApplicationShutdown {
         RenameProjectUseCase,
         StemQueries,
         UpdateStemUseCase,
+        AttachEnhancedStemsUseCase,
         RequestSeparationUseCase,
         RunSeparationUseCase,
         SeparationWorker,

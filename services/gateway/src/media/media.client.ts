@@ -17,7 +17,9 @@ import {
   type Reply,
   RenameProjectBody,
   SeparationJobReply,
+  StemAudioRequest,
   StemReply,
+  StemVersion,
   UpdateStemBody,
   UpdateStemRequest,
 } from '@stemdeck/proto';
@@ -85,8 +87,10 @@ export class MediaClient {
     return withStemUrl(await this.call(MEDIA_SUBJECTS.updateStem, request, StemReply));
   }
 
-  stemAudio(ownerId: string, stemId: string) {
-    return this.call(MEDIA_SUBJECTS.stemAudio, { ownerId, stemId }, ObjectLocationReply);
+  /** Where a stem's audio is: `version`'s, or the version it plays when absent. */
+  stemAudio(ownerId: string, stemId: string, version?: StemVersion) {
+    const request: StemAudioRequest = { ownerId, stemId, version };
+    return this.call(MEDIA_SUBJECTS.stemAudio, request, ObjectLocationReply);
   }
 
   requestSeparation(ownerId: string, projectId: string, engine: EngineName) {

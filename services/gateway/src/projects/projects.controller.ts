@@ -1,11 +1,14 @@
 import { Body, Controller, Delete, Get, Head, HttpCode, Param, Patch, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import { CreateProjectBody, RenameProjectBody, RequestSeparationBody, StemsQuery, UpdateStemBody } from '@stemdeck/proto';
+import { CreateProjectBody, RenameProjectBody, RequestSeparationBody, StemAudioRequest, StemsQuery, UpdateStemBody } from '@stemdeck/proto';
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { parseInput } from '../http-input';
 import { MediaClient } from '../media/media.client';
 import { serveObject } from '../storage/serve-object';
+
+/** `?version=original|enhanced` on a stem's audio (the version it plays when absent); other parameters, such as the url's `job`, are ignored. */
+const StemAudioQuery = StemAudioRequest.pick({ version: true });
 
 /** Header naming the browser tab's /ws connection (its id from `welcome`). */
 export const LIVE_CONNECTION_HEADER = 'x-stemdeck-live-connection';
@@ -72,8 +75,9 @@ export class ProjectsController {
   }
 
   /**
-   * A mixer change: stored, then `stem_updated` goes to the owner's sockets. A browser names its own live
-   * connection in `x-stemdeck-live-connection` so the change is not echoed back to the tab that made it.
+   * A mixer change (volume, mute, solo, or `version`: 409 while the stem has no enhanced version): stored,
+   * then `stem_updated` goes to the owner's sockets. A browser names its own live connection in
+   * `x-stemdeck-live-connection` so the change is not echoed back to the tab that made it.
    */
   @Put('stems/:id')
   updateStem(@Req() req: Request, @Param('id') id: string, @Body() body: unknown) {
@@ -81,10 +85,12 @@ export class ProjectsController {
     return this.media.updateStem(currentUser(req).id, id, parseInput(UpdateStemBody, body), origin && origin.length <= 100 ? origin : null);
   }
 
+  /** A stem's audio: `?version=` picks the original or the enhanced version (404 while it has none). */
   @Get('stems/:id/audio')
   @Head('stems/:id/audio')
-  async stemAudio(@Req() req: Request, @Res() res: Response, @Param('id') id: string) {
-    await serveObject(req, res, this.storage, await this.media.stemAudio(currentUser(req).id, id));
+  async stemAudio(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Query() query: unknown) {
+    const { version } = parseInput(StemAudioQuery, query);
+    await serveObject(req, res, this.storage, await this.media.stemAudio(currentUser(req).id, id, version));
   }
 
   /** Which separation engines this deployment has (the UI shows missing ones as unavailable). */

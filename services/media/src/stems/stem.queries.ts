@@ -1,11 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
-import type { EngineName, ObjectLocation, StemRecord } from '@stemdeck/proto';
+import type { EngineName, ObjectLocation, StemRecord, StemVersion } from '@stemdeck/proto';
 import { stemContentType } from '@stemdeck/proto';
 import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
 import { PROJECT_NOT_FOUND } from '../projects/project.repository';
 import { STEM_STORE, type StemStore } from './stem.ports';
 import { toStem } from './stem.repository';
+
+export const NO_ENHANCED_VERSION = 'This stem has no enhanced version';
+
+/** An object served as `<name>.<its key's extension>`, with the content type the extension says. */
+const locationOf = (objectKey: string, name: string): ObjectLocation => ({
+  objectKey,
+  contentType: stemContentType(objectKey),
+  fileName: `${name}${objectKey.slice(objectKey.lastIndexOf('.'))}`,
+});
 
 /**
  * The owner's stem reads: a project's active stems and where a stem's audio is stored. Another user's stem
@@ -30,9 +39,18 @@ export class StemQueries {
     return (await this.stems.listOwned(ownerId, projectId, shown)).map(toStem);
   }
 
-  async audioOf(ownerId: string, stemId: string): Promise<ObjectLocation> {
+  /**
+   * Where a stem's audio is: `version`'s, or the version the mixer plays when absent. The original's object
+   * stays the stem's own; the enhanced one is the newest enhance job's output (404 before there is one).
+   */
+  async audioOf(ownerId: string, stemId: string, version?: StemVersion): Promise<ObjectLocation> {
     const stem = await this.stems.findOwned(ownerId, stemId);
     if (!stem) throw new RpcFailure(404, 'Stem not found');
-    return { objectKey: stem.objectKey, contentType: stemContentType(stem.objectKey), fileName: `${stem.type}${stem.objectKey.slice(stem.objectKey.lastIndexOf('.'))}` };
+    const shown = version ?? toStem(stem).version;
+    if (shown === 'enhanced') {
+      if (!stem.enhanced) throw new RpcFailure(404, NO_ENHANCED_VERSION);
+      return locationOf(stem.enhanced.objectKey, `${stem.type} (enhanced)`);
+    }
+    return locationOf(stem.objectKey, stem.type);
   }
 }

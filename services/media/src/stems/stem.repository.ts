@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, StemRecord, StemType, UpdateStemBody } from '@stemdeck/proto';
 import { STEM_TYPES } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
+import type { EnhancedStemDocument } from './stem.ports';
 import { STEM_MODEL, StemDocument } from './stem.schema';
 
 /** A stored stem as media sends it; the gateway adds the url it serves the audio at. */
@@ -15,7 +16,8 @@ export const toStem = (doc: StemDocument): StemRecord => ({
   muted: doc.muted,
   soloed: doc.soloed ?? false,
   quality: doc.quality,
-  version: doc.version ?? 'original',
+  // 'enhanced' only while there is an enhanced version to play; anything else plays the original.
+  version: doc.version === 'enhanced' && doc.enhanced ? 'enhanced' : 'original',
   enhanced: doc.enhanced ? { jobId: doc.enhanced.jobId, createdAt: doc.enhanced.createdAt.toISOString() } : null,
 });
 
@@ -71,6 +73,13 @@ export class StemRepository {
   updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
     return this.stems
       .findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes }, { new: true })
+      .lean<StemDocument>()
+      .exec();
+  }
+
+  setEnhanced(ownerId: string, projectId: string, stemId: string, enhanced: EnhancedStemDocument): Promise<StemDocument | null> {
+    return this.stems
+      .findOneAndUpdate({ _id: stemId, ownerId, projectId }, { $set: { enhanced, version: 'enhanced' } }, { new: true })
       .lean<StemDocument>()
       .exec();
   }
