@@ -1,5 +1,6 @@
 import type { StemStore } from '../stems/stem.ports';
 import { projectDocument } from '../testing/in-memory-project-store';
+import { InMemoryStemStorage } from '../testing/in-memory-stem-storage';
 import { RecordingEvents } from '../testing/recording-publishers';
 import { DeleteProjectUseCase } from './delete-project.usecase';
 import type { ProjectJobs, ProjectStorage, ProjectStore } from './project.ports';
@@ -43,5 +44,21 @@ describe('DeleteProjectUseCase', () => {
     await expect(useCase.execute(OWNER, PROJECT)).rejects.toMatchObject({ status: 404 });
     expect(calls).toEqual([]);
     expect(events.published).toEqual([]);
+  });
+
+  it("removes the stems' enhanced versions with the project, and nothing of another project", async () => {
+    const objects = new InMemoryStemStorage();
+    const prefix = `users/${OWNER}/projects/${PROJECT}/`;
+    const kept = `users/${OWNER}/projects/project-2/enhanced/job-9/vocals.flac`;
+    for (const key of [`${prefix}stems/fast/vocals.flac`, `${prefix}enhanced/job-1/vocals.flac`, `${prefix}enhanced/job-2/drums.flac`, kept]) {
+      await objects.putBuffer(key, Buffer.from('flac'), 'audio/flac');
+    }
+    const storage: ProjectStorage = { listIncompleteUploads: async () => [], discard: async () => undefined, removePrefix: (p) => objects.removePrefix(p) };
+    const projects: Pick<ProjectStore, 'findOwned' | 'deleteOwned'> = { findOwned: async () => projectDocument({ _id: PROJECT, ownerId: OWNER }), deleteOwned: async () => undefined };
+    const useCase = new DeleteProjectUseCase(projects, { deleteForProject: async () => undefined }, { deleteForProject: async () => undefined }, storage, new RecordingEvents());
+
+    await useCase.execute(OWNER, PROJECT);
+
+    expect(Object.keys(objects.sizes())).toEqual([kept]);
   });
 });

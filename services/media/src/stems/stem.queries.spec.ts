@@ -22,7 +22,13 @@ function setUp() {
   const projects = new InMemoryProjectStore();
   projects.add({ _id: 'separated', ownerId: OWNER, activeEngine: 'fast' });
   projects.add({ _id: 'waiting', ownerId: OWNER, activeEngine: null });
-  const stored = [stem('separated', 'vocals', 'users/owner-1/projects/separated/stems/fast/vocals.flac'), stem('separated', 'drums', 'old/drums.wav')];
+  const enhanced = { jobId: 'job-1', objectKey: 'users/owner-1/projects/separated/enhanced/job-1/bass.flac', createdAt: new Date(0) };
+  const stored = [
+    stem('separated', 'vocals', 'users/owner-1/projects/separated/stems/fast/vocals.flac'),
+    stem('separated', 'drums', 'old/drums.wav'),
+    { ...stem('separated', 'bass', 'users/owner-1/projects/separated/stems/fast/bass.flac'), version: 'enhanced' as const, enhanced },
+    { ...stem('separated', 'other', 'users/owner-1/projects/separated/stems/fast/other.flac'), enhanced },
+  ];
   const stems: Pick<StemStore, 'listOwned' | 'findOwned'> = {
     listOwned: async (ownerId, projectId, engine) => stored.filter((s) => s.ownerId === ownerId && s.projectId === projectId && s.engine === engine),
     findOwned: async (ownerId, stemId) => stored.find((s) => s.ownerId === ownerId && s._id === stemId) ?? null,
@@ -33,7 +39,7 @@ function setUp() {
 describe('StemQueries', () => {
   it("lists the active engine's stems, none before the first separation, 404 for a project not the owner's", async () => {
     const queries = setUp();
-    expect((await queries.ofProject(OWNER, 'separated')).map((s) => s.type)).toEqual(['vocals', 'drums']);
+    expect((await queries.ofProject(OWNER, 'separated')).map((s) => s.type)).toEqual(['vocals', 'drums', 'bass', 'other']);
     await expect(queries.ofProject(OWNER, 'waiting')).resolves.toEqual([]);
     await expect(queries.ofProject('rival', 'separated')).rejects.toMatchObject({ status: 404, message: 'Project not found' });
   });
@@ -47,5 +53,30 @@ describe('StemQueries', () => {
     });
     await expect(queries.audioOf(OWNER, 'separated-fast-drums')).resolves.toMatchObject({ contentType: 'audio/wav', fileName: 'drums.wav' });
     await expect(queries.audioOf('rival', 'separated-fast-vocals')).rejects.toMatchObject({ status: 404, message: 'Stem not found' });
+  });
+
+  it('serves the version a stem plays, or the one asked for; the enhanced one is named so; 404 for an enhanced version not made yet', async () => {
+    const queries = setUp();
+    const original = { objectKey: 'users/owner-1/projects/separated/stems/fast/bass.flac', contentType: 'audio/flac', fileName: 'bass.flac' };
+    const enhanced = { objectKey: 'users/owner-1/projects/separated/enhanced/job-1/bass.flac', contentType: 'audio/flac', fileName: 'bass (enhanced).flac' };
+    await expect(queries.audioOf(OWNER, 'separated-fast-bass')).resolves.toEqual(enhanced);
+    await expect(queries.audioOf(OWNER, 'separated-fast-bass', 'enhanced')).resolves.toEqual(enhanced);
+    await expect(queries.audioOf(OWNER, 'separated-fast-bass', 'original')).resolves.toEqual(original);
+    // Has an enhanced version but plays the original.
+    await expect(queries.audioOf(OWNER, 'separated-fast-other')).resolves.toMatchObject({ fileName: 'other.flac' });
+    await expect(queries.audioOf(OWNER, 'separated-fast-vocals', 'original')).resolves.toMatchObject({ fileName: 'vocals.flac' });
+    await expect(queries.audioOf(OWNER, 'separated-fast-vocals', 'enhanced')).rejects.toMatchObject({ status: 404, message: 'This stem has no enhanced version' });
+    await expect(queries.audioOf('rival', 'separated-fast-bass', 'enhanced')).rejects.toMatchObject({ status: 404, message: 'Stem not found' });
+  });
+
+  it("lists each stem's version and its enhanced version's job", async () => {
+    const queries = setUp();
+    const stems = await queries.ofProject(OWNER, 'separated');
+    expect(stems.map(({ type, version, enhanced }) => ({ type, version, enhanced }))).toEqual([
+      { type: 'vocals', version: 'original', enhanced: null },
+      { type: 'drums', version: 'original', enhanced: null },
+      { type: 'bass', version: 'enhanced', enhanced: { jobId: 'job-1', createdAt: '1970-01-01T00:00:00.000Z' } },
+      { type: 'other', version: 'original', enhanced: { jobId: 'job-1', createdAt: '1970-01-01T00:00:00.000Z' } },
+    ]);
   });
 });
