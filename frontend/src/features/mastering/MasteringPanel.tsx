@@ -1,5 +1,4 @@
-import { Badge, Box, Button, Card, HStack, Progress, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
-import { skipToken } from '@reduxjs/toolkit/query';
+import { Badge, Button, Card, HStack, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import {
   MASTER_TYPES,
   MASTERING_INTENSITY_DEFAULT,
@@ -12,70 +11,37 @@ import {
   type MasterType,
 } from '@stemdeck/proto/vocabulary';
 import { Download, Sparkles } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
-import { toaster } from '../../ui/toaster';
+import { useState } from 'react';
+import { useAppSelector } from '../../app/hooks';
+import { EnhancePanel } from './EnhancePanel';
+import { JobStartRow } from './JobStartRow';
 import { MasterComparison } from './MasterComparison';
-import { jobsApi, useGetJobQuery, useProjectJobsQuery, useStartMasteringMutation, type Job } from './jobsApi';
-import { jobToast, masteringButton, START_FAILED_TOAST, START_OK_TOAST, type ToastChoice } from './masteringState';
-import { useMasteringLiveEvents } from './useMasteringLiveEvents';
-
-const POLL_MS = 1000;
+import { useStartMasteringMutation, type Job } from './jobsApi';
+import { JOB_TYPE_NAMES, PROVIDER_NAMES, providerLine } from './jobState';
+import { comparedOutput } from './masteringState';
+import { useFollowedJob, useProjectBlocker } from './useFollowedJob';
+import { useJobLiveEvents } from './useJobLiveEvents';
 
 const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
 
-const showToast = ({ title, description, type }: ToastChoice) => toaster.create({ title, description, type });
-
-/** "AI Mastering": settings, Start, the running job's real progress, then the result and the project's jobs. */
+/**
+ * "AI Mastering": mastering settings, Start, the running job's real progress, then the result; the Enhance
+ * panel; the project's jobs of both kinds.
+ */
 export function MasteringPanel() {
   const project = useAppSelector((state) => state.project.project);
-  const dispatch = useAppDispatch();
   const [masterType, setMasterType] = useState<MasterType>('full-mix');
   const [style, setStyle] = useState<MasteringStyle>('balanced');
   const [intensity, setIntensity] = useState<MasteringIntensity>(MASTERING_INTENSITY_DEFAULT as MasteringIntensity);
-  const [startedJobId, setStartedJobId] = useState<string | null>(null);
-  const [startMastering, { isLoading: starting }] = useStartMasteringMutation();
-  const { data: projectJobs = [] } = useProjectJobsQuery(project?.id ?? skipToken);
-  useMasteringLiveEvents();
+  const [startMastering] = useStartMasteringMutation();
+  // The live job events land in the jobs' cache for both panels.
+  useJobLiveEvents();
+  const followed = useFollowedJob('mastering', project?.id ?? null, useProjectBlocker());
+  const { job, projectJobs } = followed;
 
-  // The job shown: the one started here, else the project's newest (a job started before this panel opened).
-  const shownJobId = startedJobId ?? projectJobs[0]?.id ?? null;
-  const [processing, setProcessing] = useState(false);
-  const { data: polled } = useGetJobQuery(shownJobId ?? skipToken, { pollingInterval: processing ? POLL_MS : 0, skipPollingIfUnfocused: false });
-  const job: Job | null = polled && polled.projectId === project?.id ? polled : null;
-  useEffect(() => setProcessing(job?.status === 'processing'), [job?.status]);
-
-  // One toast per change of status, whichever of the poll and the live event brought it.
-  const seen = useRef<{ id: string; status: Job['status'] } | null>(null);
-  useEffect(() => {
-    if (!job) return;
-    const previous = seen.current?.id === job.id ? seen.current.status : null;
-    // A poll sent before the job finished may answer after its live event: a finished job stays finished.
-    if (previous && previous !== 'processing' && job.status === 'processing') return;
-    seen.current = { id: job.id, status: job.status };
-    const toast = jobToast(previous, job);
-    if (!toast) return;
-    showToast(toast);
-    // The poll may bring the news before (or without) the live event: the job list is refreshed either way.
-    dispatch(jobsApi.util.invalidateTags(['Jobs']));
-  }, [job, dispatch]);
-
-  useEffect(() => setStartedJobId(null), [project?.id]);
-
-  // Started, and its first answer not shown yet: still starting (the button must not come back meanwhile).
-  const button = masteringButton({ hasProject: Boolean(project), starting: starting || (startedJobId !== null && job?.id !== startedJobId), job });
-
-  const start = async () => {
+  const start = () => {
     if (!project) return;
-    try {
-      const created = await startMastering({ projectId: project.id, parameters: { masterType, style, intensity } }).unwrap();
-      seen.current = { id: created.id, status: 'processing' };
-      void dispatch(jobsApi.util.upsertQueryData('getJob', created.id, created));
-      setStartedJobId(created.id);
-      showToast(START_OK_TOAST);
-    } catch {
-      showToast(START_FAILED_TOAST);
-    }
+    void followed.start(() => startMastering({ projectId: project.id, parameters: { masterType, style, intensity } }).unwrap());
   };
 
   return (
@@ -140,33 +106,12 @@ export function MasteringPanel() {
                 </HStack>
               </Stack>
             </SimpleGrid>
-            <HStack gap="4" wrap="wrap">
-              <Button colorPalette="purple" disabled={button.disabled} onClick={() => void start()} data-testid="start-mastering">
-                <Sparkles />
-                {button.label}
-              </Button>
-              {button.progress !== null && (
-                <Box flex="1" minW="48" data-testid="mastering-progress" data-progress={button.progress}>
-                  <Progress.Root value={button.progress} size="sm" colorPalette="purple" aria-label="Mastering progress">
-                    <Progress.Track>
-                      <Progress.Range />
-                    </Progress.Track>
-                  </Progress.Root>
-                  <Text fontSize="xs" color="fg.muted">
-                    {Math.round(button.progress)}%
-                  </Text>
-                </Box>
-              )}
-            </HStack>
-            {job?.status === 'failed' && (
-              <Text color="fg.error" data-testid="mastering-error">
-                {job.error ?? 'Mastering failed'}
-              </Text>
-            )}
+            <JobStartRow kind="mastering" followed={followed} icon={<Sparkles />} progressLabel="Mastering progress" onStart={start} />
           </Stack>
         </Card.Body>
       </Card.Root>
       {job?.status === 'completed' && job.result?.before && job.result.after && <MasterResult job={job} result={{ ...job.result, before: job.result.before, after: job.result.after }} />}
+      <EnhancePanel />
       {project && <JobList jobs={projectJobs} />}
     </Stack>
   );
@@ -175,23 +120,22 @@ export function MasteringPanel() {
 const MASTER_TYPE_NAMES: Record<MasterType, string> = { 'full-mix': 'Full mix', 'per-stem': 'Per stem', 'stem-groups': 'Stem groups' };
 
 function MasterResult({ job, result }: { job: Job; result: Required<NonNullable<Job['result']>> }) {
-  const output = result.outputs[0];
+  const compared = comparedOutput(result.outputs);
+  const several = result.outputs.length > 1;
   return (
     <Card.Root data-testid="mastering-result">
       <Card.Body>
         <Stack gap="4">
           <HStack justify="space-between" wrap="wrap">
             <Text fontWeight="semibold">Your master</Text>
-            {job.provider === 'local' && (
-              <Badge colorPalette="gray" data-testid="mastered-locally">
-                Mastered locally
-              </Badge>
-            )}
+            <Badge colorPalette="gray" data-testid="mastering-provider">
+              {providerLine('mastering', job.provider)}
+            </Badge>
           </HStack>
           <Table.Root size="sm" data-testid="loudness-figures">
             <Table.Header>
               <Table.Row>
-                <Table.ColumnHeader />
+                <Table.ColumnHeader>{several ? 'The sum' : ''}</Table.ColumnHeader>
                 <Table.ColumnHeader>Integrated loudness</Table.ColumnHeader>
                 <Table.ColumnHeader>Loudness range</Table.ColumnHeader>
                 <Table.ColumnHeader>True peak</Table.ColumnHeader>
@@ -208,18 +152,28 @@ function MasterResult({ job, result }: { job: Job; result: Required<NonNullable<
               ))}
             </Table.Body>
           </Table.Root>
-          {output && (
-            <>
-              <MasterComparison projectId={job.projectId} masterUrl={output.url} before={result.before} after={result.after} />
-              <Box>
+          {compared && <MasterComparison projectId={job.projectId} masterUrl={compared.url} before={result.before} after={result.after} />}
+          <Stack gap="2" data-testid="master-outputs">
+            {several && (
+              <Text fontSize="sm" color="fg.muted">
+                Each mastered part, and their sum (the one the comparison plays):
+              </Text>
+            )}
+            {result.outputs.map((output) => (
+              <HStack key={output.name} gap="3" data-testid="master-output">
+                {several && (
+                  <Text fontSize="sm" fontFamily="mono" minW="32">
+                    {output.name}
+                  </Text>
+                )}
                 <Button asChild variant="outline" size="sm">
-                  <a href={output.url} download={output.name} data-testid="download-master">
+                  <a href={output.url} download={output.name} data-testid={output === compared ? 'download-master' : `download-${output.name}`}>
                     <Download /> Download
                   </a>
                 </Button>
-              </Box>
-            </>
-          )}
+              </HStack>
+            ))}
+          </Stack>
         </Stack>
       </Card.Body>
     </Card.Root>
@@ -228,22 +182,33 @@ function MasterResult({ job, result }: { job: Job; result: Required<NonNullable<
 
 const STATUS_PALETTE: Record<Job['status'], string> = { processing: 'purple', completed: 'green', failed: 'red' };
 
-function JobList({ jobs }: { jobs: Job[] }) {
+/** The project's masters and enhancements, newest first: what, who did it, how it stands, when. */
+export function JobList({ jobs }: { jobs: Job[] }) {
   return (
     <Card.Root data-testid="mastering-jobs">
       <Card.Body>
         <Stack gap="2">
-          <Text fontWeight="semibold">This project's masters</Text>
+          <Text fontWeight="semibold">This project's jobs</Text>
           {jobs.length === 0 ? (
-            <Text color="fg.muted">No masters yet</Text>
+            <Text color="fg.muted">No masters or enhancements yet</Text>
           ) : (
             jobs.map((job) => (
-              <HStack key={job.id} justify="space-between" data-testid="mastering-job">
-                <Text fontSize="sm">{new Date(job.createdAt).toLocaleString()}</Text>
+              <HStack key={job.id} justify="space-between" wrap="wrap" data-testid="mastering-job" data-type={job.type} data-status={job.status}>
+                <HStack gap="3">
+                  <Text fontSize="sm" fontWeight="medium" minW="24">
+                    {JOB_TYPE_NAMES[job.type]}
+                  </Text>
+                  <Text fontSize="sm" color="fg.muted">
+                    {new Date(job.createdAt).toLocaleString()}
+                  </Text>
+                </HStack>
                 <HStack gap="2">
-                  {job.provider === 'local' && (
-                    <Text fontSize="xs" color="fg.muted">
-                      local
+                  <Text fontSize="xs" color="fg.muted">
+                    {PROVIDER_NAMES[job.provider]}
+                  </Text>
+                  {job.status === 'failed' && job.error && (
+                    <Text fontSize="xs" color="fg.muted" maxW="64" truncate title={job.error}>
+                      {job.error}
                     </Text>
                   )}
                   <Badge colorPalette={STATUS_PALETTE[job.status]}>{job.status === 'processing' ? `processing ${Math.round(job.progress)}%` : job.status}</Badge>

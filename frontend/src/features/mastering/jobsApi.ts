@@ -1,11 +1,11 @@
-import type { CreateMasteringJobBody, Job } from '@stemdeck/proto';
+import type { CreateEnhanceJobBody, CreateMasteringJobBody, Job } from '@stemdeck/proto';
 import { api } from '../../api/api';
 
 /**
- * The jobs endpoints (AI Mastering) on the shared API slice. Types are proto's own contracts, imported as
- * types only, so no schema code reaches the bundle.
+ * The jobs endpoints (AI Mastering: masters and enhancements) on the shared API slice. Types are proto's own
+ * contracts, imported as types only, so no schema code reaches the bundle.
  */
-export type { Job, LoudnessFigures, MasteringParameters } from '@stemdeck/proto';
+export type { EnhanceParameters, Job, LoudnessFigures, MasteringParameters } from '@stemdeck/proto';
 
 export const jobsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -13,17 +13,22 @@ export const jobsApi = api.injectEndpoints({
       query: (body) => ({ url: 'jobs/landr-master', method: 'POST', body }),
       invalidatesTags: ['Jobs'],
     }),
+    startEnhance: build.mutation<Job, CreateEnhanceJobBody>({
+      query: (body) => ({ url: 'jobs/dolby-enhance', method: 'POST', body }),
+      invalidatesTags: ['Jobs'],
+    }),
     getJob: build.query<Job, string>({ query: (jobId) => `jobs/${encodeURIComponent(jobId)}` }),
-    /** Newest first. */
+    /** Newest first, every type. */
     projectJobs: build.query<Job[], string>({
       query: (projectId) => `projects/${encodeURIComponent(projectId)}/jobs`,
       providesTags: ['Jobs'],
     }),
-    cancelJob: build.mutation<void, string>({
+    /** Answers the job as it now stands: failed, its error "Cancelled". */
+    cancelJob: build.mutation<Job, string>({
       query: (jobId) => ({ url: `jobs/${encodeURIComponent(jobId)}`, method: 'DELETE' }),
       invalidatesTags: ['Jobs'],
     }),
   }),
 });
 
-export const { useStartMasteringMutation, useGetJobQuery, useProjectJobsQuery } = jobsApi;
+export const { useStartMasteringMutation, useStartEnhanceMutation, useGetJobQuery, useProjectJobsQuery, useCancelJobMutation } = jobsApi;

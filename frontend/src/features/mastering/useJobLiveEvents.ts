@@ -7,7 +7,7 @@ import { jobsApi } from './jobsApi';
  * Jobs' live events (`job_progress`, `job_completed`, `job_failed`, validated by the live connection) land in
  * the job's cached answer at once, between the 1 s polls; a finished job refreshes the project's job list.
  */
-export function useMasteringLiveEvents(): void {
+export function useJobLiveEvents(): void {
   const live = useLiveChannel();
   const dispatch = useAppDispatch();
   useEffect(() => {
