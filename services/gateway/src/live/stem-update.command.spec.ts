@@ -11,7 +11,7 @@ function setUp(fail = false) {
     updateStem: async (ownerId: string, stemId: string, changes: UpdateStemBody, origin: string | null = null): Promise<Stem> => {
       if (fail) throw new Error('Stem not found');
       stored.push({ ownerId, stemId, changes, origin });
-      const stem: Stem = { id: stemId, projectId: 'p1', type: 'vocals', engine: 'fast', url: `/api/stems/${stemId}/audio`, volume: 0, muted: false, soloed: false, quality: 'good' };
+      const stem: Stem = { id: stemId, projectId: 'p1', type: 'vocals', engine: 'fast', url: `/api/stems/${stemId}/audio`, volume: 0, muted: false, soloed: false, quality: 'good', version: 'original', enhanced: null };
       return { ...stem, ...changes };
     },
   };
