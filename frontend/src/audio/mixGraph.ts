@@ -60,6 +60,32 @@ export class MixGraph {
     this.applyMix();
   }
 
+  /**
+   * Puts another recording of one stem (its enhanced or original version) in that stem's channel, its gain,
+   * analyser and mix kept. With `start` (while playing) the old source stops and the new one starts at the
+   * same context time, from the offset the transport's clock gives for it: no gap, the others untouched and
+   * still sample-aligned. False when that stem is not in the graph.
+   */
+  replaceChannel(stem: PlayerStem, buffer: AudioBuffer, start: { when: number; offset: number } | null): boolean {
+    const channel = this.channels.find((c) => c.stem.id === stem.id);
+    if (!channel) return false;
+    const old = channel.source;
+    channel.stem = { ...stem, volume: channel.stem.volume, muted: channel.stem.muted, soloed: channel.stem.soloed };
+    channel.buffer = buffer;
+    channel.source = null;
+    if (old) {
+      try {
+        old.stop(start?.when ?? 0);
+      } catch {
+        // never started (offset past a partial stem's end)
+      }
+      old.onended = () => old.disconnect();
+      if (!start) old.disconnect();
+    }
+    if (start) channel.source = this.startChannel(channel, start.when, start.offset);
+    return true;
+  }
+
   /** Drops the stems (their sources stopped); the master stays for the next ones. */
   clear(): void {
     this.stopSources();
@@ -84,14 +110,16 @@ export class MixGraph {
     this.stopSources();
     const context = this.master!.context;
     const when = context.currentTime + START_AHEAD_S;
-    for (const channel of this.channels) {
-      const source = context.createBufferSource();
-      source.buffer = channel.buffer;
-      source.connect(channel.gain);
-      if (offset < channel.buffer.duration) source.start(when, offset);
-      channel.source = source;
-    }
+    for (const channel of this.channels) channel.source = this.startChannel(channel, when, offset);
     return when;
+  }
+
+  private startChannel(channel: Channel, when: number, offset: number): AudioBufferSourceNode {
+    const source = this.master!.context.createBufferSource();
+    source.buffer = channel.buffer;
+    source.connect(channel.gain);
+    if (offset < channel.buffer.duration) source.start(when, offset);
+    return source;
   }
 
   stopSources(): void {

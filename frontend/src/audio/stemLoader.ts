@@ -38,16 +38,9 @@ export class StemLoader {
   private async fetchAndSwap<C extends BaseAudioContext>(urls: readonly string[], contextOf: () => C, swapIn: (buffers: AudioBuffer[], context: C) => void): Promise<boolean> {
     const generation = ++this.generation;
     const context = contextOf();
-    const doFetch = this.fetchStem ?? fetch.bind(globalThis);
     let buffers: AudioBuffer[];
     try {
-      buffers = await Promise.all(
-        urls.map(async (url) => {
-          const response = await doFetch(url, { credentials: 'include', cache: 'no-cache' });
-          if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
-          return context.decodeAudioData(await response.arrayBuffer());
-        }),
-      );
+      buffers = await Promise.all(urls.map((url) => this.fetchAndDecode(url, context)));
     } catch (error) {
       if (generation !== this.generation) return false;
       throw new PlayerError('load-failed', (error as Error).message);
@@ -55,5 +48,21 @@ export class StemLoader {
     if (generation !== this.generation) return false;
     swapIn(buffers, context);
     return true;
+  }
+
+  /** One stem's audio, fetched and decoded on `context` (a single stem swapped for another version). */
+  async decode(url: string, context: BaseAudioContext): Promise<AudioBuffer> {
+    try {
+      return await this.fetchAndDecode(url, context);
+    } catch (error) {
+      throw new PlayerError('load-failed', (error as Error).message);
+    }
+  }
+
+  private async fetchAndDecode(url: string, context: BaseAudioContext): Promise<AudioBuffer> {
+    const doFetch = this.fetchStem ?? fetch.bind(globalThis);
+    const response = await doFetch(url, { credentials: 'include', cache: 'no-cache' });
+    if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+    return context.decodeAudioData(await response.arrayBuffer());
   }
 }

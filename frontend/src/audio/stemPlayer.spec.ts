@@ -7,6 +7,8 @@ class FakeContext {
   state: AudioContextState = 'suspended';
   destination = {};
   starts: Array<{ when: number; offset: number }> = [];
+  /** The context time each stopped source was told to stop at (0: at once). */
+  stops: number[] = [];
   /** Every gain node made, in order: the master first, then one per stem on each load. */
   gains: Array<{ gain: { value: number } }> = [];
   level = 0.5;
@@ -32,7 +34,8 @@ class FakeContext {
     connect: () => undefined,
     disconnect: () => undefined,
     start: (when: number, offset: number) => this.starts.push({ when, offset }),
-    stop: () => undefined,
+    stop: (when = 0) => void this.stops.push(when),
+    onended: null,
   });
 }
 
@@ -202,5 +205,80 @@ describe('BeatTracker', () => {
     expect([0, 0.02, 0.04, 0.06, 0.5, 0.549, 0.56, 1.04].map((t) => tracker.check(t, 120))).toEqual([0, null, null, null, 1, null, null, 2]);
     tracker.reset();
     expect(tracker.check(1.01, 120)).toBe(2);
+  });
+
+  describe('swapping one stem for another version of it', () => {
+    /** The enhanced vocals decode to 31 s, every other recording to 30 s: which one a channel holds shows. */
+    function setUpVersions() {
+      const context = new FakeContext();
+      const fetched: string[] = [];
+      const fetch = (async (url: string) => {
+        fetched.push(url);
+        return { ok: true, arrayBuffer: async () => new Uint8Array([url.includes('enhanced') ? 31 : 30]).buffer };
+      }) as unknown as typeof globalThis.fetch;
+      const player = new StemPlayer({ context: () => context as unknown as AudioContext, fetch, now: () => 0 });
+      player.duration = 30;
+      return { context, player, fetched };
+    }
+    const enhancedVocals = { ...stems[0]!, url: '/api/stems/s0/audio?version=enhanced' };
+
+    it('while playing: only that stem restarts, gaplessly, where the shared clock says it is; the playhead runs on', async () => {
+      const { context, player, fetched } = setUpVersions();
+      await player.load(stems);
+      await player.play();
+      const [first] = context.starts;
+      context.currentTime += 2;
+      const before = player.position;
+      context.starts = [];
+      fetched.length = 0;
+
+      expect(await player.replaceStem(enhancedVocals)).toBe(true);
+      expect(fetched).toEqual([enhancedVocals.url]);
+      // One new source (the others untouched), started when the old one stops, at the matching offset.
+      expect(context.starts).toHaveLength(1);
+      const { when, offset } = context.starts[0]!;
+      expect(context.stops).toEqual([when]);
+      expect(offset).toBeCloseTo(first!.offset + (when - first!.when), 9);
+      expect(player.playing).toBe(true);
+      expect(player.position).toBeCloseTo(before, 9);
+      expect(player.sources()).toEqual({ s0: enhancedVocals.url, s1: stems[1]!.url, s2: stems[2]!.url, s3: stems[3]!.url });
+      player.stop();
+    });
+
+    it('keeps the stem where it sits in the mix (a muted stem stays muted)', async () => {
+      const { context, player } = setUpVersions();
+      await player.load(stems);
+      player.setMix(stems.map((stem) => ({ ...stem, muted: stem.id === 's0' })));
+      await player.replaceStem({ ...enhancedVocals, muted: false });
+      // The master, then one gain per stem: the vocals' gain stays at 0.
+      expect(context.gains[1]!.gain.value).toBe(0);
+    });
+
+    it('while paused: swapped without starting anything; Play then plays the new recording', async () => {
+      const { context, player } = setUpVersions();
+      await player.load(stems);
+      expect(await player.replaceStem(enhancedVocals)).toBe(true);
+      expect(context.starts).toEqual([]);
+      await player.play();
+      expect(context.starts).toHaveLength(4);
+      expect(player.sources().s0).toBe(enhancedVocals.url);
+      player.stop();
+    });
+
+    it('the newest switch wins; a stem not loaded, or a newer load, makes a swap hand nothing over', async () => {
+      const { player } = setUpVersions();
+      await player.load(stems);
+      const toEnhanced = player.replaceStem(enhancedVocals);
+      const back = player.replaceStem(stems[0]!);
+      expect(await toEnhanced).toBe(false);
+      expect(await back).toBe(true);
+      expect(player.sources().s0).toBe(stems[0]!.url);
+
+      expect(await player.replaceStem({ ...enhancedVocals, id: 'elsewhere' })).toBe(false);
+
+      const superseded = player.replaceStem(enhancedVocals);
+      player.unload();
+      expect(await superseded).toBe(false);
+    });
   });
 });

@@ -30,6 +30,10 @@ export class StemPlayer {
   private readonly transport: StemTransport;
   /** The mix last set or loaded: stems that finish loading after it changed get it, not the one they were loaded with. */
   private mix: ReadonlyArray<Pick<PlayerStem, 'id' | 'volume' | 'muted' | 'soloed'>> = [];
+  /** Counts loads (and unloads): a single stem's swap started before a newer load hands nothing over. */
+  private loads = 0;
+  /** The newest swap of each stem: an older one still decoding hands nothing over. */
+  private readonly swaps = new Map<string, number>();
 
   constructor(private readonly deps: StemPlayerDeps) {
     this.graph = new MixGraph(deps.output);
@@ -91,6 +95,7 @@ export class StemPlayer {
    */
   load(stems: PlayerStem[], partialSeconds: number | null = null): Promise<boolean> {
     this.mix = stems;
+    this.loads++;
     return this.loader.load(
       stems.map((stem) => stem.url),
       () => this.context(),
@@ -102,8 +107,31 @@ export class StemPlayer {
     );
   }
 
+  /**
+   * Swaps one loaded stem's audio for the recording at `stem.url` (its enhanced or original version), the
+   * others playing on and the playhead where it is. A full load in flight is waited for (it would put its
+   * own recordings in afterwards); a newer swap of the same stem, or a newer load, supersedes this one, which
+   * then resolves false, as it does when the stem is not loaded.
+   */
+  async replaceStem(stem: PlayerStem): Promise<boolean> {
+    const ticket = (this.swaps.get(stem.id) ?? 0) + 1;
+    this.swaps.set(stem.id, ticket);
+    while (this.loader.pending) await this.loader.pending.catch(() => false);
+    const loads = this.loads;
+    if (!this.graph.stems.some((loaded) => loaded.id === stem.id)) return false;
+    const buffer = await this.loader.decode(stem.url, this.context());
+    if (this.swaps.get(stem.id) !== ticket || this.loads !== loads) return false;
+    return this.transport.replaceStem(stem, buffer);
+  }
+
+  /** Where each loaded stem's audio came from, by stem id: the url of the recording it plays. */
+  sources(): Record<string, string> {
+    return Object.fromEntries(this.graph.stems.map((stem) => [stem.id, stem.url]));
+  }
+
   /** Drops the stems (a new project is being loaded). */
   unload(): void {
+    this.loads++;
     this.loader.cancel();
     this.transport.clear();
   }

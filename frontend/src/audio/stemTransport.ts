@@ -1,6 +1,6 @@
 import type { MixGraph } from './mixGraph';
 import { BeatTracker, LEVEL_EVENT_THRESHOLD, PlaybackEventStream, beatEvent, levelEvent, transportEvent } from './playbackEvents';
-import { PlayerError, type PlaybackStatus, type PlayerStem } from './stemPlayback';
+import { PlayerError, START_AHEAD_S, type PlaybackStatus, type PlayerStem } from './stemPlayback';
 
 export interface StemTransportDeps {
   /** Milliseconds for event timestamps. */
@@ -82,6 +82,17 @@ export class StemTransport {
     this.isPlaying = false;
     this.graph.swap(stems, buffers, context);
     if (wasPlaying) this.startSources(position);
+  }
+
+  /**
+   * Swaps one stem's recording (another version of it) without stopping the others or moving the playhead:
+   * while playing, the new one starts where the shared clock says that stem is. False when it is not loaded.
+   */
+  replaceStem(stem: PlayerStem, buffer: AudioBuffer): boolean {
+    const context = this.graph.context;
+    if (!this.isPlaying || this.waiting || !context) return this.graph.replaceChannel(stem, buffer, null);
+    const when = context.currentTime + START_AHEAD_S;
+    return this.graph.replaceChannel(stem, buffer, { when, offset: this.startOffset + (when - this.startedAt) });
   }
 
   /** Back to nothing loaded: stopped at 0 (announced if it was playing), the graph emptied. */

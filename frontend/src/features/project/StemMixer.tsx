@@ -21,6 +21,40 @@ function useStemLevels(): Record<string, number> {
   return levels;
 }
 
+/** Which recording the player holds for each stem (its url), read as often as the meters. */
+function usePlayerSources(): Record<string, string> {
+  const [sources, setSources] = useState<Record<string, string>>({});
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const next = studioPlayer.sources();
+      setSources((previous) => (JSON.stringify(previous) === JSON.stringify(next) ? previous : next));
+    }, METER_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return sources;
+}
+
+/** Original / Enhanced, for a stem that has an enhanced version: which one the mixer plays. */
+function VersionSwitch({ stem }: { stem: MixerStem }) {
+  const project = useStudioProject();
+  return (
+    <HStack gap="0" role="group" aria-label={`${stem.type} version`} data-testid={`version-${stem.type}`} data-version={stem.version}>
+      {(['original', 'enhanced'] as const).map((version) => (
+        <Button
+          key={version}
+          size="2xs"
+          variant={stem.version === version ? 'solid' : 'outline'}
+          colorPalette={stem.version === version ? 'purple' : 'gray'}
+          aria-pressed={stem.version === version}
+          onClick={() => void project.switchVersion(stem.id, version)}
+        >
+          {version === 'original' ? 'Original' : 'Enhanced'}
+        </Button>
+      ))}
+    </HStack>
+  );
+}
+
 /** RMS on a −60…0 dBFS scale. */
 const meterPercent = (rms: number): number => (rms > 0 ? Math.min(100, Math.max(0, ((20 * Math.log10(rms) + 60) / 60) * 100)) : 0);
 
@@ -33,10 +67,10 @@ function ToggleButton({ label, on, palette, onToggle, children }: { label: strin
   );
 }
 
-function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
+function StemCard({ stem, level, source }: { stem: MixerStem; level: number; source: string | undefined }) {
   const project = useStudioProject();
   return (
-    <Card.Root size="sm" data-testid={`stem-${stem.type}`}>
+    <Card.Root size="sm" data-testid={`stem-${stem.type}`} data-source={source}>
       <Card.Body gap="3">
         <HStack justify="space-between">
           <Text fontWeight="semibold" textTransform="capitalize">
@@ -49,6 +83,7 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
             </Badge>
           )}
         </HStack>
+        {stem.enhanced && <VersionSwitch stem={stem} />}
         <HStack gap="1">
           <ToggleButton label={`Mute ${stem.type}`} on={stem.muted} palette="red" onToggle={() => project.changeStem(stem.id, { muted: !stem.muted })}>
             {stem.muted ? <VolumeX /> : <Volume2 />}
@@ -79,11 +114,12 @@ function StemCard({ stem, level }: { stem: MixerStem; level: number }) {
   );
 }
 
-/** The stem mixer: mute, solo, dB volume, analyser meters, engine choice, Reprocess, Reset. */
+/** The stem mixer: original/enhanced version, mute, solo, dB volume, analyser meters, engine choice, Reprocess, Reset. */
 export function StemMixer() {
   const { stems, project: current, jobs, decodedVersion } = useAppSelector((s) => s.project);
   const project = useStudioProject();
   const levels = useStemLevels();
+  const sources = usePlayerSources();
   const { data: engines = [] } = useListEnginesQuery();
   const [engine, setEngine] = useState<EngineName>(current?.activeEngine ?? 'fast');
   const info = engines.find((e) => e.engine === engine);
@@ -127,7 +163,7 @@ export function StemMixer() {
         ))}
       <SimpleGrid columns={{ base: 1, sm: 2, xl: 4 }} gap="3">
         {stems.map((stem) => (
-          <StemCard key={stem.id} stem={stem} level={levels[stem.id] ?? 0} />
+          <StemCard key={stem.id} stem={stem} level={levels[stem.id] ?? 0} source={sources[stem.id]} />
         ))}
       </SimpleGrid>
     </Stack>

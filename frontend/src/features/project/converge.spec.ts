@@ -23,6 +23,8 @@ const stems = (engine: MixerStem['engine']): MixerStem[] =>
     muted: false,
     soloed: false,
     quality: 'good',
+    version: 'original' as const,
+    enhanced: null,
   }));
 const local = (state: Partial<ProjectState> = {}): ProjectState => ({ project, stems: [], partialSeconds: null, jobs: {}, decodedVersion: 0, ...state });
 

@@ -66,6 +66,11 @@ export const projectSlice = createSlice({
       const stem = state.stems.find((s) => s.id === action.payload.id);
       if (stem) Object.assign(stem, action.payload.changes);
     },
+    /** A stem plays another of its versions (switched here or elsewhere, or by a finished enhancement): that version's url. */
+    stemVersionChanged: (state, action: PayloadAction<Pick<MixerStem, 'id' | 'version' | 'url' | 'enhanced'>>) => {
+      const stem = state.stems.find((s) => s.id === action.payload.id);
+      if (stem) Object.assign(stem, action.payload);
+    },
     jobProgressed: (state, action: PayloadAction<{ engine: EngineName; progress: number }>) => {
       state.jobs[action.payload.engine] = { status: 'running', progress: action.payload.progress };
     },
@@ -78,7 +83,7 @@ export const projectSlice = createSlice({
   },
 });
 
-export const { projectOpened, projectClosed, projectRenamed, projectAnalysed, stemsLoaded, stemsDecoded, stemChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
+export const { projectOpened, projectClosed, projectRenamed, projectAnalysed, stemsLoaded, stemsDecoded, stemChanged, stemVersionChanged, jobProgressed, jobFinished, jobFailed } = projectSlice.actions;
 
 /** The mixer's Reset: 0 dB, unmuted, unsoloed. */
 export const RESET_MIX: Required<StemChanges> = { volume: 0, muted: false, soloed: false };

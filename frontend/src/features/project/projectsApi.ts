@@ -1,5 +1,5 @@
 import { api } from '../../api/api';
-import type { EngineInfo, EngineName, Project, SeparationJob } from '../../api/mediaTypes';
+import type { EngineInfo, EngineName, Project, SeparationJob, Stem } from '../../api/mediaTypes';
 import { normalizeStems, type MixerStem, type StemAnswer } from './stems';
 import type { StemChanges } from './projectSlice';
 
@@ -22,8 +22,11 @@ export const projectsApi = api.injectEndpoints({
       query: ({ projectId, engine }) => ({ url: `projects/${encodeURIComponent(projectId)}/stems`, params: engine ? { engine } : undefined }),
       transformResponse: (answer: StemAnswer[]) => normalizeStems(answer),
     }),
-    /** Stores a mixer change; the gateway tells the owner's other tabs (`stem_updated`), not the one named in the header. */
-    updateStem: build.mutation<unknown, { id: string; changes: StemChanges; connectionId?: string | null }>({
+    /**
+     * Stores a mixer change (or which version plays); the gateway tells the owner's other tabs (`stem_updated`),
+     * not the one named in the header. Answers the stored stem with the url of the version it plays.
+     */
+    updateStem: build.mutation<Stem, { id: string; changes: StemChanges | { version: Stem['version'] }; connectionId?: string | null }>({
       query: ({ id, changes, connectionId }) => ({
         url: `stems/${encodeURIComponent(id)}`,
         method: 'PUT',

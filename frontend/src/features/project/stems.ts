@@ -1,4 +1,4 @@
-import type { EngineName, StemType } from '../../api/mediaTypes';
+import type { EngineName, Stem, StemType } from '../../api/mediaTypes';
 import { clampVolume } from '../../audio/stemGain';
 
 /** A stem as the mixer holds it. Volume is in dB (−60…+12). */
@@ -12,6 +12,10 @@ export interface MixerStem {
   muted: boolean;
   soloed: boolean;
   quality: string;
+  /** Which recording plays: the separated original or its enhanced version (`url` is that version's). */
+  version: Stem['version'];
+  /** The newest enhanced version, null until an enhancement has finished for this stem. */
+  enhanced: Stem['enhanced'];
 }
 
 /** A stem as the server sends it. */
@@ -32,5 +36,7 @@ export function normalizeStems(answer: ReadonlyArray<StemAnswer>): MixerStem[] {
     muted: raw.muted ?? false,
     soloed: raw.soloed ?? false,
     quality: raw.quality ?? 'High',
+    version: raw.version ?? 'original',
+    enhanced: raw.enhanced ?? null,
   }));
 }

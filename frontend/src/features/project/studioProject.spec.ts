@@ -155,3 +155,98 @@ describe('StudioProjectController: opening an upload', () => {
     expect(player).toMatchObject({ bpm: 97.5, duration: 29.98 });
   });
 });
+
+describe("StudioProjectController: a stem's original and enhanced versions", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  const ENHANCED_URL = '/api/stems/p1-fast-vocals/audio?version=enhanced';
+  const ENHANCEMENT = { jobId: 'job-1', createdAt: '2026-11-23T17:00:00.000Z' };
+  const WITH_ENHANCED: MixerStem = { ...VOCALS, enhanced: ENHANCEMENT };
+
+  /** The controller on a real store holding vocals with an enhanced version; the PUT answers as `answer` says. */
+  function setUpVersions(answer: (changes: { version: string }) => Promise<Stem>, loaded: MixerStem = WITH_ENHANCED) {
+    const store = createStore();
+    store.dispatch(stemsLoaded({ stems: [loaded], partialSeconds: null }));
+    const puts: unknown[] = [];
+    jest.spyOn(projectsApi.endpoints.updateStem, 'initiate').mockImplementation(((arg: { changes: { version: string } }) => () => {
+      puts.push(arg);
+      return { unwrap: () => answer(arg.changes) };
+    }) as never);
+    const swaps: Array<{ id: string; url: string }> = [];
+    const mixes: unknown[] = [];
+    const player = { setMix: (stems: unknown) => void mixes.push(stems), onPosition: () => () => undefined, replaceStem: async (stem: { id: string; url: string }) => (swaps.push({ id: stem.id, url: stem.url }), true) };
+    let listener: ((message: LiveServerMessage) => void) | undefined;
+    const live: LiveChannel = { send: () => true, subscribe: (next) => ((listener = next), () => (listener = undefined)), connectionId: () => 'tab-a', saveStem: () => null };
+    const controller = new StudioProjectController(store.dispatch, store.getState, player as unknown as StemPlayer, live);
+    controller.start();
+    const vocals = () => store.getState().project.stems[0]!;
+    return { controller, puts, swaps, mixes, vocals, receive: (message: LiveServerMessage) => listener!(message) };
+  }
+
+  const stored = (version: 'original' | 'enhanced'): Stem => ({ ...STORED, enhanced: ENHANCEMENT, version, url: version === 'enhanced' ? ENHANCED_URL : STORED.url });
+
+  it('saves the switch with a PUT naming this tab, then swaps that stem to the url the answer gives', async () => {
+    const { controller, puts, swaps, vocals } = setUpVersions(async ({ version }) => stored(version as 'enhanced'));
+    const switching = controller.switchVersion(VOCALS.id, 'enhanced');
+    // The mixer shows the switch at once.
+    expect(vocals().version).toBe('enhanced');
+    await switching;
+    expect(puts).toEqual([{ id: VOCALS.id, changes: { version: 'enhanced' }, connectionId: 'tab-a' }]);
+    expect(vocals()).toMatchObject({ version: 'enhanced', url: ENHANCED_URL });
+    expect(swaps).toEqual([{ id: VOCALS.id, url: ENHANCED_URL }]);
+
+    await controller.switchVersion(VOCALS.id, 'original');
+    expect(vocals()).toMatchObject({ version: 'original', url: STORED.url });
+    expect(swaps.at(-1)).toEqual({ id: VOCALS.id, url: STORED.url });
+    controller.dispose();
+  });
+
+  it('runs switches one after another, so the last one made is the one that plays', async () => {
+    const answers: Array<() => void> = [];
+    const { controller, puts, swaps, vocals } = setUpVersions(({ version }) => new Promise((resolve) => answers.push(() => resolve(stored(version as 'enhanced')))));
+    const first = controller.switchVersion(VOCALS.id, 'enhanced');
+    const second = controller.switchVersion(VOCALS.id, 'original');
+    await settle();
+    expect(puts).toHaveLength(1);
+    answers[0]!();
+    await first;
+    await settle();
+    expect(puts).toHaveLength(2);
+    answers[1]!();
+    await second;
+    expect(swaps.map((swap) => swap.url)).toEqual([ENHANCED_URL, STORED.url]);
+    expect(vocals().version).toBe('original');
+    controller.dispose();
+  });
+
+  it('goes back when the server refuses, and offers nothing for a stem without an enhanced version', async () => {
+    const { controller, swaps, vocals } = setUpVersions(async () => Promise.reject({ status: 409, data: { message: 'This stem has no enhanced version' } }));
+    await controller.switchVersion(VOCALS.id, 'enhanced');
+    expect(vocals()).toMatchObject({ version: 'original', url: STORED.url });
+    expect(swaps).toEqual([]);
+    controller.dispose();
+
+    const plain = setUpVersions(async () => stored('enhanced'), VOCALS);
+    await plain.controller.switchVersion(VOCALS.id, 'enhanced');
+    expect(plain.puts).toEqual([]);
+    expect(plain.vocals().version).toBe('original');
+    plain.controller.dispose();
+  });
+
+  it('follows a switch made elsewhere or by a finished enhancement: the mixer and the player take the new version', () => {
+    const { controller, swaps, mixes, vocals, receive } = setUpVersions(async () => stored('enhanced'), VOCALS);
+    // The enhancement finished: media attached the enhanced version and switched the stem to it.
+    receive({ type: 'stem_updated', stem: { ...stored('enhanced') }, changes: { version: 'enhanced' } });
+    expect(vocals()).toMatchObject({ version: 'enhanced', url: ENHANCED_URL, enhanced: ENHANCEMENT });
+    expect(swaps).toEqual([{ id: VOCALS.id, url: ENHANCED_URL }]);
+    // A version change alone leaves the mix as it is.
+    expect(mixes).toEqual([]);
+    // A mix change from another tab swaps nothing.
+    receive({ type: 'stem_updated', stem: { ...stored('enhanced'), muted: true }, changes: { muted: true } });
+    expect(vocals().muted).toBe(true);
+    expect(swaps).toHaveLength(1);
+    receive({ type: 'stem_updated', stem: stored('original'), changes: { version: 'original' } });
+    expect(swaps.at(-1)).toEqual({ id: VOCALS.id, url: STORED.url });
+    controller.dispose();
+  });
+});

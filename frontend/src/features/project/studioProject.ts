@@ -19,6 +19,7 @@ import {
   RESET_MIX,
   stemChanged,
   stemsDecoded,
+  stemVersionChanged,
   stemsLoaded,
   type StemChanges,
 } from './projectSlice';
@@ -70,6 +71,8 @@ export class StudioProjectController {
   private converging: Promise<void> | null = null;
   /** A reprocess request in flight: its job state is not settled on the server yet, so no convergence meanwhile. */
   private requesting = 0;
+  /** Version switches run one after another (the last one made wins). */
+  private versionSwitches: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly dispatch: AppDispatch,
@@ -96,7 +99,8 @@ export class StudioProjectController {
         this.live.subscribe((message) => {
           switch (message.type) {
             case 'welcome':
-              return void this.converge();
+              // Reconnected (or connected): events may have been missed meanwhile, a stem's version switch too.
+              return void this.converge().then(() => this.syncVersions());
             case 'stem_updated':
               return this.applyRemoteChange(message);
             case 'stems_progress':
@@ -235,9 +239,71 @@ export class StudioProjectController {
    * applied, to the audio and the mixer, so a change of this tab's own still on its way is not undone.
    */
   private applyRemoteChange({ stem, changes }: StemUpdatedMessage): void {
-    if (!this.getState().project.stems.some((s) => s.id === stem.id)) return;
-    this.dispatch(stemChanged({ id: stem.id, changes }));
-    this.player.setMix(this.getState().project.stems);
+    const here = this.stemById(stem.id);
+    if (!here) return;
+    const { version, ...mix } = changes;
+    if (Object.keys(mix).length) {
+      this.dispatch(stemChanged({ id: stem.id, changes: mix }));
+      this.player.setMix(this.getState().project.stems);
+    }
+    // Switched in another tab, or to a new enhanced version by a finished enhancement.
+    const newEnhancement = stem.enhanced?.jobId !== here.enhanced?.jobId;
+    if (version !== undefined || newEnhancement) this.playVersion(stem, version !== undefined || (newEnhancement && stem.version === 'enhanced'));
+  }
+
+  private stemById(id: string): MixerStem | undefined {
+    return this.getState().project.stems.find((s) => s.id === id);
+  }
+
+  /**
+   * Plays the stem's original or its enhanced version. Saved with a PUT, whose answer names that version's
+   * url (the socket's acknowledgement carries none); the mixer shows the switch at once and the player swaps
+   * that one stem's recording when the answer comes, the others playing on. A refused switch goes back and
+   * says why. Switches run one after another, so the last one made wins.
+   */
+  switchVersion(id: string, version: MixerStem['version']): Promise<void> {
+    const before = this.stemById(id);
+    if (!before?.enhanced || before.version === version) return this.versionSwitches;
+    this.dispatch(stemVersionChanged({ id, version, url: before.url, enhanced: before.enhanced }));
+    const run = this.versionSwitches.then(() => this.saveVersion(before, version));
+    this.versionSwitches = run.catch(() => undefined);
+    return run;
+  }
+
+  private async saveVersion(before: MixerStem, version: MixerStem['version']): Promise<void> {
+    const { id } = before;
+    try {
+      const saved = await this.dispatch(projectsApi.endpoints.updateStem.initiate({ id, changes: { version }, connectionId: this.live?.connectionId() ?? null })).unwrap();
+      this.playVersion(saved, true);
+    } catch (error) {
+      // Back to what it was, unless a newer switch has been made meanwhile.
+      if (this.stemById(id)?.version === version) this.dispatch(stemVersionChanged({ id, version: before.version, url: before.url, enhanced: before.enhanced }));
+      toaster.create({ title: 'Could not switch the stem', description: serverMessage(error) ?? undefined, type: 'error' });
+    }
+  }
+
+  /** The server's word on a stem's version: the mixer shows it and, when `swap`, the player swaps to its recording. */
+  private playVersion(server: Pick<MixerStem, 'id' | 'version' | 'url' | 'enhanced'>, swap: boolean): void {
+    const here = this.stemById(server.id);
+    if (!here) return;
+    this.dispatch(stemVersionChanged({ id: server.id, version: server.version, url: server.url, enhanced: server.enhanced }));
+    if (!swap) return;
+    const stem = this.stemById(server.id)!;
+    this.player.replaceStem(stem).catch(() => {
+      toaster.create({ title: 'Failed to load audio', description: `The ${stem.type} stem's ${stem.version} version could not be loaded`, type: 'error' });
+    });
+  }
+
+  /** After a reconnect: a version switch made meanwhile (another tab, a finished enhancement) is read from the server. */
+  private async syncVersions(): Promise<void> {
+    const { project, stems, partialSeconds } = this.getState().project;
+    if (!project || !stems.length || partialSeconds !== null) return;
+    const server = await this.dispatch(projectsApi.endpoints.projectStems.initiate({ projectId: project.id }, { forceRefetch: true })).unwrap().catch(() => []);
+    for (const stem of server) {
+      const here = this.stemById(stem.id);
+      if (!here || (here.version === stem.version && here.url === stem.url && here.enhanced?.jobId === stem.enhanced?.jobId)) continue;
+      this.playVersion(stem, true);
+    }
   }
 
   changeStem(id: string, changes: StemChanges): void {
