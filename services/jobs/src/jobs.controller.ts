@@ -1,29 +1,38 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { answer, parseOrFail } from '@stemdeck/platform';
-import { CreateMasteringJobRequest, JobOutputRequest, JobRequest, JOBS_SUBJECTS, ListProjectJobsRequest } from '@stemdeck/proto';
+import { CreateEnhanceJobRequest, CreateMasteringJobRequest, JobOutputRequest, JobRequest, JOBS_SUBJECTS, ListProjectJobsRequest } from '@stemdeck/proto';
 import type { ZodType } from 'zod';
 import { CancelJobUseCase } from './jobs/cancel-job.usecase';
-import { CreateMasteringJobUseCase } from './jobs/create-mastering-job.usecase';
+import { CreateJobUseCase } from './jobs/create-job.usecase';
 import { JobQueries } from './jobs/job.queries';
 
-/** The request as parsed (intensity defaulted): parseOrFail's schema type has equal input and output. */
+/** The requests as parsed (intensity and unnamed toggles defaulted): parseOrFail's schema type has equal input and output. */
 const CREATE_MASTERING_REQUEST = CreateMasteringJobRequest as unknown as ZodType<CreateMasteringJobRequest>;
+const CREATE_ENHANCE_REQUEST = CreateEnhanceJobRequest as unknown as ZodType<CreateEnhanceJobRequest>;
 
 /** The jobs service's NATS edge: validate with the proto schema, call one use-case, wrap the reply. */
 @Controller()
 export class JobsController {
   constructor(
-    private readonly createMastering: CreateMasteringJobUseCase,
+    private readonly createJob: CreateJobUseCase,
     private readonly cancelJob: CancelJobUseCase,
     private readonly queries: JobQueries,
   ) {}
 
   @MessagePattern(JOBS_SUBJECTS.createMastering)
-  create(@Payload() payload: unknown) {
+  createMastering(@Payload() payload: unknown) {
     return answer(() => {
-      const { ownerId, ...body } = parseOrFail(CREATE_MASTERING_REQUEST, payload);
-      return this.createMastering.execute(ownerId, body);
+      const { ownerId, projectId, parameters } = parseOrFail(CREATE_MASTERING_REQUEST, payload);
+      return this.createJob.execute(ownerId, { projectId, type: 'mastering', parameters });
+    });
+  }
+
+  @MessagePattern(JOBS_SUBJECTS.createEnhance)
+  createEnhance(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId, parameters } = parseOrFail(CREATE_ENHANCE_REQUEST, payload);
+      return this.createJob.execute(ownerId, { projectId, type: 'enhance', parameters });
     });
   }
 

@@ -5,7 +5,9 @@ import { CLOCK_AND_ID_BINDINGS, NATS_RECONNECT_FOREVER, NatsEventBus, NatsRpcCli
 import { JobsConfig } from './config';
 import { JobsController } from './jobs.controller';
 import { CancelJobUseCase } from './jobs/cancel-job.usecase';
-import { CreateMasteringJobUseCase } from './jobs/create-mastering-job.usecase';
+import { LocalEnhanceProvider } from './enhance/local-enhance.provider';
+import { CreateJobUseCase } from './jobs/create-job.usecase';
+import { EnhanceJobRunner } from './jobs/enhance-job.runner';
 import { DeleteProjectJobsUseCase } from './jobs/delete-project-jobs.usecase';
 import { JobEventsPublisher } from './jobs/job-events.publisher';
 import { JobQueries } from './jobs/job.queries';
@@ -16,9 +18,12 @@ import { JOBS_CONFIG } from './jobs/jobs-settings';
 import { JobsWorker } from './jobs/jobs.worker';
 import { JOB_PORT_BINDINGS } from './jobs/jobs.providers';
 import { ProjectDeletedListener } from './jobs/project-deleted.listener';
-import { RunMasteringJobUseCase } from './jobs/run-mastering-job.usecase';
+import { JOB_RUNNERS, type JobRunners } from './jobs/job-runner';
+import { MasteringJobRunner } from './jobs/mastering-job.runner';
+import { RunJobUseCase } from './jobs/run-job.usecase';
 import { LocalMasteringProvider } from './mastering/local-mastering.provider';
 import { MediaProjectsAdapter } from './media/media-projects.adapter';
+import { JobScratch } from './scratch/job-scratch';
 
 const MEDIA_CLIENT = 'JOBS_MEDIA_CLIENT';
 
@@ -61,11 +66,20 @@ export class JobsModule implements OnApplicationShutdown {
           },
         },
         { provide: JobEventsPublisher, inject: [NatsEventBus], useFactory: (bus: NatsEventBus) => new JobEventsPublisher(bus) },
-        { provide: LocalMasteringProvider, useFactory: () => new LocalMasteringProvider(config.JOBS_WORK_DIR) },
+        { provide: JobScratch, useFactory: () => new JobScratch(config.JOBS_WORK_DIR) },
+        { provide: LocalMasteringProvider, inject: [JobScratch], useFactory: (scratch: JobScratch) => new LocalMasteringProvider(scratch) },
+        { provide: LocalEnhanceProvider, inject: [JobScratch], useFactory: (scratch: JobScratch) => new LocalEnhanceProvider(scratch) },
         JobRepository,
         MediaProjectsAdapter,
-        CreateMasteringJobUseCase,
-        RunMasteringJobUseCase,
+        CreateJobUseCase,
+        MasteringJobRunner,
+        EnhanceJobRunner,
+        {
+          provide: JOB_RUNNERS,
+          inject: [MasteringJobRunner, EnhanceJobRunner],
+          useFactory: (mastering: MasteringJobRunner, enhance: EnhanceJobRunner): JobRunners => ({ mastering, enhance }),
+        },
+        RunJobUseCase,
         CancelJobUseCase,
         DeleteProjectJobsUseCase,
         JobQueries,

@@ -105,6 +105,26 @@ describe('masterAudioFile: every style at every intensity (10 s synthetic song, 
   });
 });
 
+describe('masterAudioFile: loudness only (a sum of parts already mastered)', () => {
+  it('skips the style chain: lands the target under the ceiling, keeps the input\'s tone where the style would change it', async () => {
+    const input = join(dir, 'parts-sum.wav');
+    await makeTestSong(input, { seconds: 6 });
+    const [styled, plain] = await Promise.all([
+      masterAudioFile({ input, output: join(dir, 'sum-warm.flac'), style: 'warm', intensity: 2 }),
+      masterAudioFile({ input, output: join(dir, 'sum-loudness.flac'), style: 'warm', intensity: 2, loudnessOnly: true }),
+    ]);
+    expect(plain.meetsTargets).toBe(true);
+    expect(Math.abs(plain.after.integratedLufs - -14)).toBeLessThanOrEqual(MASTERING_LOUDNESS_TOLERANCE_LU);
+    expect(plain.after.truePeakDbtp).toBeLessThanOrEqual(MASTERING_TRUE_PEAK_MAX_DBTP);
+    // One process fewer: no chain pass.
+    expect(plain.ffmpegRuns).toBeLessThan(styled.ffmpegRuns);
+    const [source, warm, loudness] = await Promise.all([input, styled.output, plain.output].map((file) => measureCharacter(file)));
+    const styleShift = Math.abs(warm.spectralCentroidHz - source.spectralCentroidHz);
+    expect(styleShift).toBeGreaterThan(100);
+    expect(Math.abs(loudness.spectralCentroidHz - source.spectralCentroidHz)).toBeLessThan(styleShift / 3);
+  });
+});
+
 describe('masterAudioFile: formats and inputs', () => {
   it('writes 24-bit WAV for a .wav path, keeping a mono 48 kHz input mono at 48 kHz', async () => {
     const mono = join(dir, 'mono48.wav');

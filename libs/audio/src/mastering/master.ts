@@ -25,6 +25,12 @@ export interface MasterAudioFileOptions {
   style: MasteringStyle;
   /** 1 Light (−16 LUFS), 2 Medium (−14 LUFS), 3 Heavy (−11 LUFS). */
   intensity: MasteringIntensity;
+  /**
+   * Skip the style's tone, width and compression (the chain stage): only bring the input to the intensity's
+   * loudness target under the style's limiter and the true-peak ceiling. For audio that is already mastered, such
+   * as the sum of parts mastered on their own, which the chain would colour a second time.
+   */
+  loudnessOnly?: boolean;
   /** 0–1 over all passes, from ffmpeg's progress reports; ends with 1. */
   onProgress?: (fraction: number) => void;
   /** Aborting kills the running ffmpeg processes and rejects with the signal's reason. */
@@ -163,18 +169,20 @@ export async function masterAudioFile(options: MasterAudioFileOptions): Promise<
     if (inputLufs <= -69.9) throw new MediaToolError(`Cannot master ${input}: it is silent (or shorter than 0.4 s)`, '');
     if (!(durationSeconds > 0)) durationSeconds = (await probeMedia(source, { ffprobe: options.ffprobe })).durationSeconds;
 
-    // 2. chain, and beside it the input's own figures
-    const chain = join(work, 'chain.wav');
-    const [chainProgress, beforeProgress] = progress.parallel(STAGE_WEIGHTS.chain, 2);
+    // 2. chain (unless loudness only: then the limiter is fed the decoded input), and beside it the input's own figures
+    const chain = options.loudnessOnly ? source : join(work, 'chain.wav');
+    const [beforeProgress, chainProgress] = progress.parallel(STAGE_WEIGHTS.chain, options.loudnessOnly ? 1 : 2);
     await settled([
-      run({
-        args: [
-          '-i', source, '-filter_complex',
-          `[0:a]${styleChain(style, intensity, { inputLufs, channels })},asplit=2[w][m];[m]${r128Filters('chain', 'none')}[o]`,
-          '-map', '[w]', ...FLOAT_WAV, chain, '-map', '[o]', '-f', 'null', '-',
-        ],
-        onProgress: chainProgress,
-      }),
+      options.loudnessOnly
+        ? Promise.resolve()
+        : run({
+            args: [
+              '-i', source, '-filter_complex',
+              `[0:a]${styleChain(style, intensity, { inputLufs, channels })},asplit=2[w][m];[m]${r128Filters('chain', 'none')}[o]`,
+              '-map', '[w]', ...FLOAT_WAV, chain, '-map', '[o]', '-f', 'null', '-',
+            ],
+            onProgress: chainProgress,
+          }),
       run({
         args: ['-i', source, '-af', r128Filters('before', 'true'), '-f', 'null', '-'],
         onProgress: beforeProgress,
@@ -182,7 +190,7 @@ export async function masterAudioFile(options: MasterAudioFileOptions): Promise<
     ]);
     clock('chain');
     const before = loudnessStats(await readR128(work, 'before'));
-    const chainLufs = (await readR128(work, 'chain')).integratedLufs;
+    const chainLufs = options.loudnessOnly ? inputLufs : (await readR128(work, 'chain')).integratedLufs;
 
     // 3. search: loudness after the limiter against the gain into it
     const unlimitedGain = targetLufs - chainLufs;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NatsRpcClient } from '@stemdeck/platform';
-import { CreateMasteringJobBody, JobListReply, JobReply, JOBS_SUBJECTS, ObjectLocationReply, type Reply } from '@stemdeck/proto';
+import { CreateEnhanceJobBody, CreateMasteringJobBody, JobListReply, JobReply, JOBS_SUBJECTS, ObjectLocationReply, type Reply } from '@stemdeck/proto';
 import type { ZodType } from 'zod';
 import { callService } from '../nats/service-call';
 import { withOutputUrls } from './job-url';
@@ -19,6 +19,10 @@ export class JobsClient {
 
   async createMastering(ownerId: string, body: CreateMasteringJobBody) {
     return withOutputUrls(await this.call(JOBS_SUBJECTS.createMastering, { ownerId, ...body }, JobReply, CREATE_TIMEOUT_MS));
+  }
+
+  async createEnhance(ownerId: string, body: CreateEnhanceJobBody) {
+    return withOutputUrls(await this.call(JOBS_SUBJECTS.createEnhance, { ownerId, ...body }, JobReply, CREATE_TIMEOUT_MS));
   }
 
   async getJob(ownerId: string, jobId: string) {

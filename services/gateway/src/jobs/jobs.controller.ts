@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Get, Head, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import { CreateMasteringJobBody } from '@stemdeck/proto';
+import { CreateEnhanceJobBody, CreateMasteringJobBody } from '@stemdeck/proto';
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { parseInput } from '../http-input';
 import { serveObject } from '../storage/serve-object';
 import { JobsClient } from './jobs.client';
 
-/** AI Mastering jobs — owner-scoped in the jobs service (someone else's job or project is 404). */
+/** AI Mastering and enhancement jobs — owner-scoped in the jobs service (someone else's job or project is 404). */
 @Controller('api')
 @UseGuards(SignedInGuard)
 export class JobsController {
@@ -21,6 +21,16 @@ export class JobsController {
   @HttpCode(202)
   createMastering(@Req() req: Request, @Body() body: unknown) {
     return this.jobs.createMastering(currentUser(req).id, parseInput(CreateMasteringJobBody, body));
+  }
+
+  /**
+   * Starts enhancing the chosen stems of a project (at least one enhancement, at least one stem); when it
+   * completes, each becomes its stem's enhanced version in the mixer.
+   */
+  @Post('jobs/dolby-enhance')
+  @HttpCode(202)
+  createEnhance(@Req() req: Request, @Body() body: unknown) {
+    return this.jobs.createEnhance(currentUser(req).id, parseInput(CreateEnhanceJobBody, body));
   }
 
   @Get('jobs/:id')

@@ -1,10 +1,10 @@
 import { RpcFailure } from '@stemdeck/platform';
-import { masterKey, mastersPrefix } from '@stemdeck/proto';
+import { enhanceJobPrefix, masterKey, mastersPrefix } from '@stemdeck/proto';
 import { FakeMediaProjects } from '../testing/fake-media-projects';
 import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { RecordingJobEvents } from '../testing/recording-publishers';
-import { CancelJobUseCase, JOB_NOT_FOUND } from './cancel-job.usecase';
+import { CancelJobUseCase, FINISHING, JOB_NOT_FOUND } from './cancel-job.usecase';
 import { DeleteProjectJobsUseCase } from './delete-project-jobs.usecase';
 import { JobQueries } from './job.queries';
 
@@ -64,8 +64,22 @@ describe('cancelling, deleting and reading jobs', () => {
     await expect(queries.output('u1', 'j1', 'other.flac')).rejects.toMatchObject({ status: 404 });
   });
 
-  it('removes a deleted project\'s jobs and masters, and only that project\'s', async () => {
+  it('cancels a running enhance job, removing its enhanced stems; one handing its outputs over is 409', async () => {
+    await jobs.create({ _id: 'e1', ownerId: 'u1', projectId: 'p1', type: 'enhance', provider: 'local', parameters, createdAt: new Date(4000) });
+    await jobs.create({ _id: 'e2', ownerId: 'u1', projectId: 'p1', type: 'enhance', provider: 'local', parameters, createdAt: new Date(5000) });
+    storage.objects.set(`${enhanceJobPrefix('u1', 'p1', 'e1')}vocals.flac`, { path: 'v', contentType: 'audio/flac' });
+    storage.objects.set(`${enhanceJobPrefix('u1', 'p1', 'e2')}vocals.flac`, { path: 'w', contentType: 'audio/flac' });
+    await jobs.beginFinishing('u1', 'e2');
+    const cancel = new CancelJobUseCase(jobs, storage, events);
+    expect(await cancel.execute('u1', 'e1')).toMatchObject({ status: 'failed', error: 'Cancelled' });
+    await expect(cancel.execute('u1', 'e2')).rejects.toEqual(new RpcFailure(409, FINISHING));
+    expect(storage.keys()).toEqual([`${enhanceJobPrefix('u1', 'p1', 'e2')}vocals.flac`]);
+    expect(jobs.docs.get('e2')!.status).toBe('processing');
+  });
+
+  it('removes a deleted project\'s jobs, masters and enhanced stems, and only that project\'s', async () => {
     storage.objects.set(masterKey('u1', 'p1', 'j1'), { path: 'x', contentType: 'audio/flac' });
+    storage.objects.set(`${enhanceJobPrefix('u1', 'p1', 'j2')}drums.flac`, { path: 'y', contentType: 'audio/flac' });
     storage.objects.set(masterKey('u2', 'p9', 'j3'), { path: 'z', contentType: 'audio/flac' });
     await new DeleteProjectJobsUseCase(jobs, storage).execute('u1', 'p1');
     expect([...jobs.docs.keys()]).toEqual(['j3']);

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { mastersPrefix } from '@stemdeck/proto';
+import { enhancedPrefix, mastersPrefix } from '@stemdeck/proto';
 import { JOB_STORAGE, JOB_STORE, type JobStorage, type JobStore } from './jobs.ports';
 
 /**
- * A deleted project's jobs go with it: their documents and their outputs. A job still running on it finds
- * its document gone at its next progress report and removes what it wrote.
+ * A deleted project's jobs go with it: their documents and their outputs (masters and enhanced stems). A job
+ * still running on it finds its document gone at its next progress report and removes what it wrote.
  */
 @Injectable()
 export class DeleteProjectJobsUseCase {
@@ -15,6 +15,6 @@ export class DeleteProjectJobsUseCase {
 
   async execute(ownerId: string, projectId: string): Promise<void> {
     await this.jobs.deleteForProject(ownerId, projectId);
-    await this.storage.removePrefix(mastersPrefix(ownerId, projectId));
+    await Promise.all([mastersPrefix, enhancedPrefix].map((prefix) => this.storage.removePrefix(prefix(ownerId, projectId))));
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { JobRecord, ObjectLocation } from '@stemdeck/proto';
 import { JOB_NOT_FOUND } from './cancel-job.usecase';
-import { PROJECT_NOT_FOUND } from './create-mastering-job.usecase';
+import { PROJECT_NOT_FOUND } from './create-job.usecase';
 import { toJobRecord } from './job-record';
 import { JOB_STORE, MEDIA_PROJECTS, type JobStore, type MediaProjects } from './jobs.ports';
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { Model } from 'mongoose';
 import { JOB_MODEL, type JobDocument } from './job.schema';
+import { completed, failed } from './job-changes';
 import type { JobResult, JobStore, NewJob } from './jobs.ports';
 
 /** Job documents; every query carries the owner, so another user's job is simply absent. */
@@ -24,19 +25,32 @@ export class JobRepository implements JobStore {
   }
 
   async markProcessing(ownerId: string, jobId: string): Promise<void> {
-    await this.jobs.updateOne({ _id: jobId, ownerId, status: 'processing' }, { $inc: { attempts: 1 }, $set: { updatedAt: new Date() } }).exec();
+    await this.jobs
+      .updateOne({ _id: jobId, ownerId, status: 'processing' }, { $inc: { attempts: 1 }, $set: { finishing: false, updatedAt: new Date() } })
+      .exec();
   }
 
   setProgress(ownerId: string, jobId: string, progress: number): Promise<JobDocument | null> {
     return this.whileProcessing(ownerId, jobId, { progress });
   }
 
+  beginFinishing(ownerId: string, jobId: string): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { finishing: true });
+  }
+
   complete(ownerId: string, jobId: string, result: JobResult): Promise<JobDocument | null> {
-    return this.whileProcessing(ownerId, jobId, { ...result, status: 'completed', progress: 100, error: null });
+    return this.whileProcessing(ownerId, jobId, completed(result));
   }
 
   fail(ownerId: string, jobId: string, error: string): Promise<JobDocument | null> {
-    return this.whileProcessing(ownerId, jobId, { status: 'failed', error, outputs: [] });
+    return this.whileProcessing(ownerId, jobId, failed(error));
+  }
+
+  cancel(ownerId: string, jobId: string, error: string): Promise<JobDocument | null> {
+    return this.jobs
+      .findOneAndUpdate({ _id: jobId, ownerId, status: 'processing', finishing: { $ne: true } }, { $set: { ...failed(error), updatedAt: new Date() } }, { new: true })
+      .lean<JobDocument>()
+      .exec();
   }
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {

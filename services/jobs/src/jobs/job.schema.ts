@@ -1,13 +1,16 @@
 import { Schema } from 'mongoose';
-import type { JobProvider, JobStatus, JobType, LoudnessFigures, MasteringParameters } from '@stemdeck/proto';
+import type { EnhanceParameters, JobProvider, JobStatus, JobType, LoudnessFigures, MasteringParameters, StemType } from '@stemdeck/proto';
 
 export const JOB_MODEL = 'Job';
 
-/** An output of a finished job: its name in the API and where its bytes are. */
+/** An output of a finished job: its name in the API and where its bytes are; an enhanced stem names its stem and its own figures. */
 export interface JobOutputDocument {
   name: string;
   objectKey: string;
   contentType: string;
+  stemType?: StemType;
+  before?: LoudnessFigures;
+  after?: LoudnessFigures;
 }
 
 export interface JobDocument {
@@ -20,18 +23,26 @@ export interface JobDocument {
   /** 0–100. */
   progress: number;
   error: string | null;
-  parameters: MasteringParameters;
+  /** As `type` says: a master's or an enhancement's. */
+  parameters: MasteringParameters | EnhanceParameters;
   outputs: JobOutputDocument[];
   before: LoudnessFigures | null;
   after: LoudnessFigures | null;
   /** Deliveries that started working on it. */
   attempts: number;
+  /** Its outputs are being handed over (an enhance job's to media): a cancel now would strand them, so it is refused. */
+  finishing?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
 const LoudnessSchema = new Schema<LoudnessFigures>(
   { integratedLufs: { type: Number, required: true }, lra: { type: Number, required: true }, truePeakDbtp: { type: Number, required: true } },
+  { _id: false },
+);
+
+const OutputSchema = new Schema<JobOutputDocument>(
+  { name: String, objectKey: String, contentType: String, stemType: String, before: LoudnessSchema, after: LoudnessSchema },
   { _id: false },
 );
 
@@ -46,13 +57,11 @@ export const JobSchema = new Schema<JobDocument>(
     progress: { type: Number, required: true },
     error: { type: String, default: null },
     parameters: { type: Schema.Types.Mixed, required: true },
-    outputs: {
-      type: [new Schema<JobOutputDocument>({ name: String, objectKey: String, contentType: String }, { _id: false })],
-      default: [],
-    },
+    outputs: { type: [OutputSchema], default: [] },
     before: { type: LoudnessSchema, default: null },
     after: { type: LoudnessSchema, default: null },
     attempts: { type: Number, required: true },
+    finishing: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

@@ -1,4 +1,4 @@
-import type { JobEvent, JobProvider, JobWorkMessage, LoudnessFigures, MasteringStyle, StemType } from '@stemdeck/proto';
+import type { EnhanceParameters, JobEvent, JobProvider, JobWorkMessage, LoudnessFigures, MasteringStyle, StemType, StemVersion } from '@stemdeck/proto';
 import type { JobConfig } from './jobs-settings';
 import type { JobDocument, JobOutputDocument } from './job.schema';
 
@@ -8,10 +8,11 @@ import type { JobDocument, JobOutputDocument } from './job.schema';
  */
 
 export type NewJob = Pick<JobDocument, '_id' | 'ownerId' | 'projectId' | 'type' | 'provider' | 'parameters' | 'createdAt'>;
+/** What a finished job stores: its outputs and, for a master, the figures of the master (an enhance job's are per output). */
 export interface JobResult {
   outputs: JobOutputDocument[];
-  before: LoudnessFigures;
-  after: LoudnessFigures;
+  before?: LoudnessFigures;
+  after?: LoudnessFigures;
 }
 
 /** Job documents, owner-scoped. The changes of a running job return null once it is no longer processing. */
@@ -20,10 +21,15 @@ export interface JobStore {
   findOwned(ownerId: string, jobId: string): Promise<JobDocument | null>;
   /** Newest first. */
   listForProject(ownerId: string, projectId: string): Promise<JobDocument[]>;
+  /** A delivery starts on it: one more attempt, and no longer finishing (an attempt that died while finishing runs again). */
   markProcessing(ownerId: string, jobId: string): Promise<void>;
   setProgress(ownerId: string, jobId: string, progress: number): Promise<JobDocument | null>;
+  /** The job hands its outputs over (to media): from now until it completes or fails, cancel refuses it. */
+  beginFinishing(ownerId: string, jobId: string): Promise<JobDocument | null>;
   complete(ownerId: string, jobId: string, result: JobResult): Promise<JobDocument | null>;
   fail(ownerId: string, jobId: string, error: string): Promise<JobDocument | null>;
+  /** Fails a processing job that is not finishing (a user's cancel); null otherwise. */
+  cancel(ownerId: string, jobId: string, error: string): Promise<JobDocument | null>;
   deleteForProject(ownerId: string, projectId: string): Promise<void>;
 }
 export const JOB_STORE = Symbol('JobStore');
@@ -38,11 +44,25 @@ export interface ProjectStem {
   objectKey: string;
 }
 
+/** An enhance job's output for one stem, as media attaches it. */
+export interface EnhancedStemObject {
+  stemId: string;
+  objectKey: string;
+}
+
 /** What jobs read of a project, asked of the media service (owner-scoped there: a foreign project is absent). */
 export interface MediaProjects {
   exists(ownerId: string, projectId: string): Promise<boolean>;
-  /** The project's active stems (none before its first separation has finished). */
-  activeStems(ownerId: string, projectId: string): Promise<ProjectStem[]>;
+  /**
+   * The project's active stems (none before its first separation has finished), each with the object of
+   * `version`'s audio, or of the version the mixer plays when absent.
+   */
+  activeStems(ownerId: string, projectId: string, version?: StemVersion): Promise<ProjectStem[]>;
+  /**
+   * Makes an enhance job's stored outputs its stems' enhanced versions (the mixer switches to them).
+   * 'absent' when the project or one of the stems is gone (deleted, or replaced by another separation).
+   */
+  attachEnhancedStems(ownerId: string, projectId: string, jobId: string, stems: EnhancedStemObject[]): Promise<'attached' | 'absent'>;
 }
 export const MEDIA_PROJECTS = Symbol('MediaProjects');
 
@@ -99,6 +119,25 @@ export interface MasteringProvider {
   masterSet(request: MasterSetRequest): Promise<MasteredSet>;
 }
 export const MASTERING_PROVIDER = Symbol('MasteringProvider');
+
+export interface EnhanceStemRequest {
+  /** The stem's audio (a URL ffmpeg reads). */
+  input: string;
+  enhancements: EnhanceParameters['enhancements'];
+  /** 0–1 over this stem's work. */
+  onProgress(fraction: number): void;
+  signal: AbortSignal;
+}
+
+/** An enhanced stem on local disk, its figures before and after, and how to remove it (and its scratch files). */
+export type EnhancedFile = MasteredFile;
+
+/** Who enhances: the local engine today, a cloud provider behind the same port later. */
+export interface EnhanceProvider {
+  readonly name: JobProvider;
+  enhanceStem(request: EnhanceStemRequest): Promise<EnhancedFile>;
+}
+export const ENHANCE_PROVIDER = Symbol('EnhanceProvider');
 
 /** The owner's job event subject; the gateway relays it to their sockets. */
 export interface JobEvents {

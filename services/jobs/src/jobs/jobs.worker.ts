@@ -1,17 +1,29 @@
-import { Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { JobScratch } from '../scratch/job-scratch';
 import { JobsQueue } from './jobs-queue';
-import { RunMasteringJobUseCase } from './run-mastering-job.usecase';
+import { RunJobUseCase } from './run-job.usecase';
 
-/** Pulls jobs from the durable queue once the service is up; stops pulling on shutdown. */
+/**
+ * Pulls jobs from the durable queue once the service is up (each run by its type's runner); stops pulling on
+ * shutdown. Before the first job, the scratch folders a crash left under JOBS_WORK_DIR are removed.
+ */
 @Injectable()
 export class JobsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(JobsWorker.name);
+
   constructor(
     private readonly queue: JobsQueue,
-    private readonly runMastering: RunMasteringJobUseCase,
+    private readonly runJob: RunJobUseCase,
+    private readonly scratch: JobScratch,
   ) {}
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.queue.start((item) => this.runMastering.execute(item));
+  async onApplicationBootstrap(): Promise<void> {
+    const removed = await this.scratch.sweep().catch((error: Error) => {
+      this.logger.warn(`scratch folders left by an earlier run not removed: ${error.message}`);
+      return [];
+    });
+    if (removed.length > 0) this.logger.log(`removed ${removed.length} scratch folder(s) left by an earlier run: ${removed.join(', ')}`);
+    return this.queue.start((item) => this.runJob.execute(item));
   }
 
   onApplicationShutdown(): Promise<void> {

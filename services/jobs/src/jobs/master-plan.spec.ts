@@ -1,5 +1,5 @@
 import { fourStems } from '../testing/fake-media-projects';
-import { masterPlan, weightedProgress } from './master-plan';
+import { masterPlan } from './master-plan';
 
 const names = (plan: ReturnType<typeof masterPlan>) => plan.parts.map((part) => [part.name, part.stems.map((stem) => stem.type).sort()]);
 
@@ -30,19 +30,5 @@ describe('masterPlan', () => {
   it('nothing sounding: an empty plan', () => {
     const all = { muted: true };
     expect(masterPlan('per-stem', fourStems('p1', { vocals: all, drums: all, bass: all, other: all })).parts).toEqual([]);
-  });
-});
-
-describe('weightedProgress', () => {
-  it('weights each pass by its share and never goes backwards', () => {
-    const reports: number[] = [];
-    const pass = weightedProgress([1, 3], (fraction) => reports.push(fraction));
-    pass(0)(0.5);
-    pass(0)(1);
-    pass(1)(0);
-    pass(1)(0.5);
-    pass(0)(0.2);
-    pass(1)(1);
-    expect(reports).toEqual([0.125, 0.25, 0.625, 1]);
   });
 });

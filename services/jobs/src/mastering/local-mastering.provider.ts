@@ -1,18 +1,13 @@
-import { masterAudioFile, mixAudioFiles, type LoudnessStats } from '@stemdeck/audio';
-import type { LoudnessFigures } from '@stemdeck/proto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { masterAudioFile, mixAudioFiles } from '@stemdeck/audio';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { weightedProgress } from '../jobs/master-plan';
+import { weightedProgress } from '../jobs/weighted-progress';
 import type { MasteredFile, MasteredSet, MasteringProvider, MasterMixRequest, MasterSetRequest } from '../jobs/jobs.ports';
+import type { JobScratch } from '../scratch/job-scratch';
+import { loudnessFigures as figures } from './loudness-figures';
 
 /** Share of the progress bar for summing the stems (the mastering passes take the rest). */
 const MIX_SHARE = 0.1;
-
-const figures = (stats: LoudnessStats): LoudnessFigures => ({
-  integratedLufs: stats.integratedLufs,
-  lra: stats.loudnessRangeLu,
-  truePeakDbtp: stats.truePeakDbtp,
-});
 
 /**
  * Our own mastering (libs/audio): the stems summed at their mixer gains into a float WAV, then the style's
@@ -22,12 +17,10 @@ const figures = (stats: LoudnessStats): LoudnessFigures => ({
 export class LocalMasteringProvider implements MasteringProvider {
   readonly name = 'local' as const;
 
-  constructor(private readonly workDir: string) {}
+  constructor(private readonly scratch: JobScratch) {}
 
   async masterMix(request: MasterMixRequest): Promise<MasteredFile> {
-    await mkdir(this.workDir, { recursive: true });
-    const work = await mkdtemp(join(this.workDir, 'master-'));
-    const dispose = () => rm(work, { recursive: true, force: true });
+    const { dir: work, dispose } = await this.scratch.create('master');
     try {
       const mix = join(work, 'mix.wav');
       await mixAudioFiles({
@@ -55,13 +48,12 @@ export class LocalMasteringProvider implements MasteringProvider {
 
   /**
    * Each part mixed at its gains and mastered (style, intensity); then the mastered parts summed at unity and
-   * the sum mastered once more with the same style and intensity, so it too meets the loudness target and the
-   * true-peak ceiling. Passes are weighted: a part's mix MIX_SHARE, its master 1, and the same for the sum.
+   * the sum brought to the same loudness target under the style's limiter and the true-peak ceiling, without
+   * the style's EQ and compression: the parts carry them already, a second pass would colour them twice.
+   * Passes are weighted: a part's mix MIX_SHARE, its master 1, and the same for the sum.
    */
   async masterSet(request: MasterSetRequest): Promise<MasteredSet> {
-    await mkdir(this.workDir, { recursive: true });
-    const work = await mkdtemp(join(this.workDir, 'master-'));
-    const dispose = () => rm(work, { recursive: true, force: true });
+    const { dir: work, dispose } = await this.scratch.create('master');
     const passes = request.parts.length + 1;
     const weights = Array.from({ length: passes }, () => [MIX_SHARE, 1 - MIX_SHARE]).flat();
     const pass = weightedProgress(weights, request.onProgress);
@@ -96,6 +88,7 @@ export class LocalMasteringProvider implements MasteringProvider {
         output: sumOutput,
         style: request.style,
         intensity: request.intensity,
+        loudnessOnly: true,
         tmpDir: work,
         signal: request.signal,
         onProgress: pass(request.parts.length * 2 + 1),

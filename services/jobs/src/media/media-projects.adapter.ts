@@ -1,7 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { NatsRpcClient } from '@stemdeck/platform';
-import { ListStemsReply, MEDIA_SUBJECTS, ObjectLocationReply, ProjectReply, type Reply } from '@stemdeck/proto';
-import type { MediaProjects, ProjectStem } from '../jobs/jobs.ports';
+import {
+  AttachEnhancedStemsReply,
+  ListStemsReply,
+  MEDIA_SUBJECTS,
+  ObjectLocationReply,
+  ProjectReply,
+  type AttachEnhancedStemsRequest,
+  type Reply,
+  type StemAudioRequest,
+  type StemVersion,
+} from '@stemdeck/proto';
+import type { EnhancedStemObject, MediaProjects, ProjectStem } from '../jobs/jobs.ports';
 
 const MEDIA_TIMEOUT_MS = 10_000;
 
@@ -15,17 +25,25 @@ export class MediaProjectsAdapter implements MediaProjects {
     return valueOrNull(reply, MEDIA_SUBJECTS.getProject) !== null;
   }
 
-  async activeStems(ownerId: string, projectId: string): Promise<ProjectStem[]> {
+  async activeStems(ownerId: string, projectId: string, version?: StemVersion): Promise<ProjectStem[]> {
     const reply = await this.rpc.request(MEDIA_SUBJECTS.listStems, { ownerId, projectId }, ListStemsReply, MEDIA_TIMEOUT_MS);
     const stems = valueOrNull(reply, MEDIA_SUBJECTS.listStems) ?? [];
     return Promise.all(
       stems.map(async (stem) => {
-        const audio = await this.rpc.request(MEDIA_SUBJECTS.stemAudio, { ownerId, stemId: stem.id }, ObjectLocationReply, MEDIA_TIMEOUT_MS);
+        // Without a version media answers the one the mixer plays (a master sounds like the mix, enhanced or not).
+        const request: StemAudioRequest = { ownerId, stemId: stem.id, ...(version ? { version } : {}) };
+        const audio = await this.rpc.request(MEDIA_SUBJECTS.stemAudio, request, ObjectLocationReply, MEDIA_TIMEOUT_MS);
         const location = valueOrNull(audio, MEDIA_SUBJECTS.stemAudio);
         if (!location) throw new Error(`stem ${stem.id} has no audio`);
         return { id: stem.id, type: stem.type, volume: stem.volume, muted: stem.muted, soloed: stem.soloed, objectKey: location.objectKey };
       }),
     );
+  }
+
+  async attachEnhancedStems(ownerId: string, projectId: string, jobId: string, stems: EnhancedStemObject[]): Promise<'attached' | 'absent'> {
+    const request: AttachEnhancedStemsRequest = { ownerId, projectId, jobId, stems };
+    const reply = await this.rpc.request(MEDIA_SUBJECTS.attachEnhancedStems, request, AttachEnhancedStemsReply, MEDIA_TIMEOUT_MS);
+    return valueOrNull(reply, MEDIA_SUBJECTS.attachEnhancedStems) === null ? 'absent' : 'attached';
   }
 }
 

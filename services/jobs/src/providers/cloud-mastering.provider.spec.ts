@@ -3,6 +3,7 @@ import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LANDR_API_KEY, startLandrContractServer, type LandrContractServer } from '../../../../test/support/provider-contract/landr-contract-server';
+import { JobScratch } from '../scratch/job-scratch';
 import { CloudMasteringProvider } from './cloud-mastering.provider';
 import { LandrMasteringClient } from './landr-mastering.client';
 
@@ -27,7 +28,7 @@ describe('CloudMasteringProvider (LANDR client, contract server)', () => {
   });
 
   const provider = () =>
-    new CloudMasteringProvider('landr', new LandrMasteringClient({ apiKey: LANDR_API_KEY, baseUrl: server.url, timeoutMs: 60_000, pollMs: 5, maxPollMs: 20, retries: 3 }), join(dir, 'work'));
+    new CloudMasteringProvider('landr', new LandrMasteringClient({ apiKey: LANDR_API_KEY, baseUrl: server.url, timeoutMs: 60_000, pollMs: 5, maxPollMs: 20, retries: 3 }), new JobScratch(join(dir, 'work')));
 
   it('mixes locally, masters in the cloud, measures before and after, and disposes', async () => {
     const progress: number[] = [];

@@ -1,8 +1,9 @@
-import { measureR128, mixAudioFiles, type LoudnessStats } from '@stemdeck/audio';
-import type { LoudnessFigures } from '@stemdeck/proto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { measureR128, mixAudioFiles } from '@stemdeck/audio';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MasteredFile, MasteredSet, MasteringProvider, MasterMixRequest, MasterSetRequest } from '../jobs/jobs.ports';
+import { loudnessFigures as figures } from '../mastering/loudness-figures';
+import type { JobScratch } from '../scratch/job-scratch';
 
 /** What a cloud client does: master one local file into another, reporting 0–1 progress. */
 export interface CloudMaster {
@@ -11,8 +12,6 @@ export interface CloudMaster {
 
 /** Share of the progress bar for summing the stems locally before upload. */
 const MIX_SHARE = 0.1;
-
-const figures = (stats: LoudnessStats): LoudnessFigures => ({ integratedLufs: stats.integratedLufs, lra: stats.loudnessRangeLu, truePeakDbtp: stats.truePeakDbtp });
 
 /**
  * A cloud provider behind the MasteringProvider port: the stems are summed here at their mixer gains (a cloud
@@ -23,12 +22,12 @@ export class CloudMasteringProvider implements MasteringProvider {
   constructor(
     readonly name: 'landr' | 'dolby',
     private readonly client: CloudMaster,
-    private readonly workDir: string,
+    private readonly scratch: JobScratch,
     private readonly extension = 'wav',
   ) {}
 
   async masterMix(request: MasterMixRequest): Promise<MasteredFile> {
-    const { work, dispose } = await this.scratch();
+    const { dir: work, dispose } = await this.scratch.create(this.name);
     try {
       const one = await this.masterOne(work, 'master', request.stems, request, (f) => request.onProgress(f));
       return { path: one.path, contentType: this.contentType(), before: one.before, after: one.after, dispose };
@@ -39,7 +38,7 @@ export class CloudMasteringProvider implements MasteringProvider {
   }
 
   async masterSet(request: MasterSetRequest): Promise<MasteredSet> {
-    const { work, dispose } = await this.scratch();
+    const { dir: work, dispose } = await this.scratch.create(this.name);
     const share = 1 / (request.parts.length + 1);
     try {
       const files: MasteredSet['files'] = [];
@@ -83,11 +82,5 @@ export class CloudMasteringProvider implements MasteringProvider {
 
   private contentType() {
     return this.extension === 'flac' ? 'audio/flac' : this.extension === 'mp3' ? 'audio/mpeg' : 'audio/wav';
-  }
-
-  private async scratch() {
-    await mkdir(this.workDir, { recursive: true });
-    const work = await mkdtemp(join(this.workDir, `${this.name}-`));
-    return { work, dispose: () => rm(work, { recursive: true, force: true }) };
   }
 }

@@ -1,5 +1,20 @@
 import type { MasteredFile, MasteredSet, MasteringProvider, MasterMixRequest, MasterSetRequest } from '../jobs/jobs.ports';
 
+/** Reports each step as ffmpeg would (the event loop runs between them), stopping once the signal is aborted. */
+export async function reportSteps(
+  steps: number[],
+  request: { onProgress(fraction: number): void; signal: AbortSignal },
+  afterStep: (fraction: number) => Promise<void> | void,
+): Promise<void> {
+  for (const fraction of steps) {
+    request.signal.throwIfAborted();
+    request.onProgress(fraction);
+    await afterStep(fraction);
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+  request.signal.throwIfAborted();
+}
+
 /**
  * A provider that reports `steps` progress fractions (letting the event loop run between them, as ffmpeg's
  * reports would), honours the abort signal, and answers fixed figures; `failures` attempts throw first.
@@ -21,13 +36,7 @@ export class FakeMasteringProvider implements MasteringProvider {
       this.failures--;
       throw this.failure;
     }
-    for (const fraction of this.steps) {
-      request.signal.throwIfAborted();
-      request.onProgress(fraction);
-      await this.onStep?.(fraction);
-      for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-    }
-    request.signal.throwIfAborted();
+    await reportSteps(this.steps, request, (fraction) => this.onStep?.(fraction));
     return {
       path: '/work/master.flac',
       contentType: 'audio/flac',

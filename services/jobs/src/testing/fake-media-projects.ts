@@ -1,8 +1,24 @@
-import type { MediaProjects, ProjectStem } from '../jobs/jobs.ports';
+import type { StemVersion } from '@stemdeck/proto';
+import type { EnhancedStemObject, MediaProjects, ProjectStem } from '../jobs/jobs.ports';
 
-/** Projects per owner with their active stems (an empty list: not separated yet). */
+export interface AttachCall {
+  ownerId: string;
+  projectId: string;
+  jobId: string;
+  stems: EnhancedStemObject[];
+}
+
+/**
+ * Projects per owner with their active stems (an empty list: not separated yet). A stem's `objectKey` is its
+ * original; once an enhanced version is attached the stem plays that one (as media does), unless asked for a version.
+ */
 export class FakeMediaProjects implements MediaProjects {
   private readonly projects = new Map<string, ProjectStem[]>();
+  private readonly enhanced = new Map<string, string>();
+  readonly versionsAsked: Array<StemVersion | undefined> = [];
+  readonly attached: AttachCall[] = [];
+  /** Called as media is asked to attach (a test can cancel the job or delete the project there). */
+  onAttach?: (call: AttachCall) => Promise<void> | void;
 
   add(ownerId: string, projectId: string, stems: ProjectStem[] = []): void {
     this.projects.set(`${ownerId}/${projectId}`, stems);
@@ -16,8 +32,23 @@ export class FakeMediaProjects implements MediaProjects {
     return this.projects.has(`${ownerId}/${projectId}`);
   }
 
-  async activeStems(ownerId: string, projectId: string): Promise<ProjectStem[]> {
-    return this.projects.get(`${ownerId}/${projectId}`) ?? [];
+  async activeStems(ownerId: string, projectId: string, version?: StemVersion): Promise<ProjectStem[]> {
+    this.versionsAsked.push(version);
+    const stems = this.projects.get(`${ownerId}/${projectId}`) ?? [];
+    return stems.map((stem) => {
+      const enhanced = this.enhanced.get(stem.id);
+      return version !== 'original' && enhanced ? { ...stem, objectKey: enhanced } : stem;
+    });
+  }
+
+  async attachEnhancedStems(ownerId: string, projectId: string, jobId: string, stems: EnhancedStemObject[]): Promise<'attached' | 'absent'> {
+    const call = { ownerId, projectId, jobId, stems };
+    await this.onAttach?.(call);
+    const project = this.projects.get(`${ownerId}/${projectId}`);
+    if (!project || stems.some(({ stemId }) => !project.some((stem) => stem.id === stemId))) return 'absent';
+    this.attached.push(call);
+    for (const { stemId, objectKey } of stems) this.enhanced.set(stemId, objectKey);
+    return 'attached';
   }
 }
 

@@ -1,4 +1,5 @@
 import type { JobDocument } from '../jobs/job.schema';
+import { completed, failed } from '../jobs/job-changes';
 import type { JobResult, JobStore, NewJob } from '../jobs/jobs.ports';
 
 /** Job documents in a map, with the repository's owner scoping and "only while processing" rule. */
@@ -25,19 +26,28 @@ export class InMemoryJobs implements JobStore {
 
   async markProcessing(ownerId: string, jobId: string): Promise<void> {
     const doc = this.docs.get(jobId);
-    if (doc && doc.ownerId === ownerId && doc.status === 'processing') doc.attempts++;
+    if (doc && doc.ownerId === ownerId && doc.status === 'processing') Object.assign(doc, { attempts: doc.attempts + 1, finishing: false });
   }
 
   setProgress(ownerId: string, jobId: string, progress: number): Promise<JobDocument | null> {
     return this.whileProcessing(ownerId, jobId, { progress });
   }
 
+  beginFinishing(ownerId: string, jobId: string): Promise<JobDocument | null> {
+    return this.whileProcessing(ownerId, jobId, { finishing: true });
+  }
+
   complete(ownerId: string, jobId: string, result: JobResult): Promise<JobDocument | null> {
-    return this.whileProcessing(ownerId, jobId, { ...result, status: 'completed', progress: 100, error: null });
+    return this.whileProcessing(ownerId, jobId, completed(result));
   }
 
   fail(ownerId: string, jobId: string, error: string): Promise<JobDocument | null> {
-    return this.whileProcessing(ownerId, jobId, { status: 'failed', error, outputs: [] });
+    return this.whileProcessing(ownerId, jobId, failed(error));
+  }
+
+  async cancel(ownerId: string, jobId: string, error: string): Promise<JobDocument | null> {
+    if (this.docs.get(jobId)?.finishing) return null;
+    return this.whileProcessing(ownerId, jobId, failed(error));
   }
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {

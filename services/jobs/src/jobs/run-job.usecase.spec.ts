@@ -1,23 +1,26 @@
 import type { WorkItem } from '@stemdeck/platform';
 import { masterKey, type JobWorkMessage } from '@stemdeck/proto';
 import { FakeClock } from '../testing/fake-clock';
+import { FakeEnhanceProvider } from '../testing/fake-enhance-provider';
 import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
 import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
 import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { RecordingJobEvents } from '../testing/recording-publishers';
 import { CancelJobUseCase } from './cancel-job.usecase';
-import { gaveUpMessage, RunMasteringJobUseCase, soundingStems } from './run-mastering-job.usecase';
+import { EnhanceJobRunner } from './enhance-job.runner';
+import { MASTERING_FAILED, MasteringJobRunner, soundingStems } from './mastering-job.runner';
+import { gaveUpMessage, RunJobUseCase } from './run-job.usecase';
 
 const MAX_DELIVER = 3;
 
-describe('RunMasteringJobUseCase', () => {
+describe('RunJobUseCase: mastering jobs', () => {
   let media: FakeMediaProjects;
   let jobs: InMemoryJobs;
   let storage: InMemoryJobStorage;
   let provider: FakeMasteringProvider;
   let events: RecordingJobEvents;
-  let useCase: RunMasteringJobUseCase;
+  let useCase: RunJobUseCase;
   let heartbeats: number;
   const key = masterKey('u1', 'p1', 'j1');
 
@@ -36,7 +39,8 @@ describe('RunMasteringJobUseCase', () => {
     provider = new FakeMasteringProvider();
     events = new RecordingJobEvents();
     // Every reading of the clock moves it 600 ms, so each progress report is past the store interval.
-    useCase = new RunMasteringJobUseCase(jobs, media, storage, provider, events, { JOBS_MAX_DELIVER: MAX_DELIVER }, new FakeClock(0, 600));
+    const runners = { mastering: new MasteringJobRunner(media, storage, provider), enhance: new EnhanceJobRunner(media, storage, new FakeEnhanceProvider()) };
+    useCase = new RunJobUseCase(jobs, storage, events, { JOBS_MAX_DELIVER: MAX_DELIVER }, new FakeClock(0, 600), runners);
     media.add('u1', 'p1', fourStems('p1', { vocals: { volume: -3.5 }, other: { muted: true } }));
     await jobs.create({
       _id: 'j1',
@@ -68,6 +72,8 @@ describe('RunMasteringJobUseCase', () => {
     });
     expect(provider.disposed).toBe(1);
     expect(heartbeats).toBeGreaterThan(0);
+    // A master sounds like the mix: each stem as the mixer plays it (media picks the version).
+    expect(media.versionsAsked).toEqual([undefined]);
   });
 
   it('per-stem: each sounding stem mastered on its own plus their sum, every output stored under the job\'s prefix', async () => {
@@ -138,7 +144,7 @@ describe('RunMasteringJobUseCase', () => {
   it('fails, without running, the extra delivery JetStream makes when every attempt died', async () => {
     expect(await useCase.execute(item(MAX_DELIVER + 1))).toBe('give-up');
     expect(provider.requests).toHaveLength(0);
-    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: gaveUpMessage(MAX_DELIVER) });
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: gaveUpMessage(MASTERING_FAILED, MAX_DELIVER) });
     expect(events.types()).toEqual(['job_failed']);
   });
 

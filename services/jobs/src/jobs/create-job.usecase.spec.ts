@@ -1,0 +1,74 @@
+import { RpcFailure } from '@stemdeck/platform';
+import type { EnhanceParameters } from '@stemdeck/proto';
+import { FakeClock, SequentialIds } from '../testing/fake-clock';
+import { FakeEnhanceProvider } from '../testing/fake-enhance-provider';
+import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
+import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
+import { InMemoryJobs } from '../testing/in-memory-jobs';
+import { RecordingJobQueue } from '../testing/recording-publishers';
+import { CreateJobUseCase, PROJECT_NOT_FOUND, STEMS_NOT_READY, type NewJobCommand } from './create-job.usecase';
+
+describe('CreateJobUseCase', () => {
+  const parameters = { masterType: 'full-mix', style: 'warm', intensity: 2 } as const;
+  const enhance: EnhanceParameters = {
+    enhancements: { noiseReduction: true, loudnessNormalization: false, speechEnhancement: true },
+    targetStems: { vocals: true, drums: false, bass: false, other: false },
+  };
+  let media: FakeMediaProjects;
+  let jobs: InMemoryJobs;
+  let queue: RecordingJobQueue;
+  let useCase: CreateJobUseCase;
+
+  beforeEach(() => {
+    media = new FakeMediaProjects();
+    jobs = new InMemoryJobs();
+    queue = new RecordingJobQueue();
+    useCase = new CreateJobUseCase(media, jobs, queue, new FakeMasteringProvider(), new FakeEnhanceProvider(), new FakeClock(Date.UTC(2026, 0, 2)), new SequentialIds('job'));
+  });
+
+  it('stores a processing job for the owner\'s separated project and queues it by id', async () => {
+    media.add('u1', 'p1', fourStems('p1'));
+    const job = await useCase.execute('u1', { projectId: 'p1', type: 'mastering', parameters });
+    expect(job).toEqual({ id: 'job-1', projectId: 'p1', type: 'mastering', provider: 'local', status: 'processing', progress: 0, createdAt: '2026-01-02T00:00:00.000Z' });
+    expect(jobs.docs.get('job-1')).toMatchObject({ ownerId: 'u1', parameters });
+    expect(queue.queued).toEqual([{ jobId: 'job-1', message: { jobId: 'job-1', ownerId: 'u1' } }]);
+  });
+
+  it('stores an enhance job with its parameters, named after the enhance provider, and queues it', async () => {
+    media.add('u1', 'p1', fourStems('p1'));
+    const job = await useCase.execute('u1', { projectId: 'p1', type: 'enhance', parameters: enhance });
+    expect(job).toMatchObject({ id: 'job-1', type: 'enhance', provider: 'local', status: 'processing', progress: 0 });
+    expect(jobs.docs.get('job-1')).toMatchObject({ type: 'enhance', parameters: enhance });
+    expect(queue.queued.map((queued) => queued.jobId)).toEqual(['job-1']);
+  });
+
+  it.each<NewJobCommand['type']>(['mastering', 'enhance'])(
+    '%s: answers 404 for a project that is not the owner\'s, 409 before its stems exist, and stores nothing',
+    async (type) => {
+      const command = (projectId: string) => ({ projectId, ...(type === 'enhance' ? { type, parameters: enhance } : { type, parameters }) }) as NewJobCommand;
+      media.add('u2', 'p1', fourStems('p1'));
+      media.add('u1', 'fresh');
+      await expect(useCase.execute('u1', command('p1'))).rejects.toEqual(new RpcFailure(404, PROJECT_NOT_FOUND));
+      await expect(useCase.execute('u1', command('nowhere'))).rejects.toEqual(new RpcFailure(404, PROJECT_NOT_FOUND));
+      await expect(useCase.execute('u1', command('fresh'))).rejects.toEqual(new RpcFailure(409, STEMS_NOT_READY));
+      expect(jobs.docs.size).toBe(0);
+      expect(queue.queued).toEqual([]);
+    },
+  );
+
+  it('queues per-stem and stem-groups masters as it does full-mix ones', async () => {
+    media.add('u1', 'p1', fourStems('p1'));
+    for (const masterType of ['per-stem', 'stem-groups'] as const) {
+      await expect(useCase.execute('u1', { projectId: 'p1', type: 'mastering', parameters: { ...parameters, masterType } })).resolves.toMatchObject({ status: 'processing' });
+    }
+    expect(jobs.docs.size).toBe(2);
+    expect(queue.queued).toHaveLength(2);
+  });
+
+  it('marks the job failed when it cannot be queued, and says so', async () => {
+    media.add('u1', 'p1', fourStems('p1'));
+    queue.failure = new Error('no JetStream');
+    await expect(useCase.execute('u1', { projectId: 'p1', type: 'enhance', parameters: enhance })).rejects.toThrow('no JetStream');
+    expect(jobs.docs.get('job-1')).toMatchObject({ status: 'failed', error: 'The job could not be queued' });
+  });
+});

@@ -1,0 +1,126 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { JobWorkMessage } from '@stemdeck/proto';
+import { CLOCK, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
+import { jobObjectsPrefix, toJobRecord } from './job-record';
+import { JOB_RUNNERS, JobStopped, NotRunnable, type JobRunner, type JobRunners, type RunningJob } from './job-runner';
+import type { JobDocument } from './job.schema';
+import { JOBS_CONFIG, type JobConfig } from './jobs-settings';
+import { JOB_EVENTS, JOB_STORAGE, JOB_STORE, type JobEvents, type JobStorage, type JobStore } from './jobs.ports';
+
+/** How often progress is stored and announced (each store also tells whether the job was cancelled or deleted). */
+export const PROGRESS_STORE_MS = 500;
+export const gaveUpMessage = (failure: string, attempts: number) => `${failure}: the jobs service stopped during each of ${attempts} attempts`;
+
+/**
+ * One delivery of a job from the durable queue, whatever its type (the type's JobRunner does the work): the
+ * job marked as attempted, its real progress stored and announced, its outputs stored in its own folder, the
+ * result stored, and the delivery acknowledged only then. A redelivery (the service restarted mid-job) runs
+ * it again from the start: the keys are the job's, so it overwrites. Deliveries are bounded: after
+ * JOBS_MAX_DELIVER failed attempts the job is failed; JetStream's one extra delivery (every attempt died)
+ * fails it without running. A failed, cancelled or deleted job leaves no objects.
+ */
+@Injectable()
+export class RunJobUseCase {
+  private readonly logger = new Logger(RunJobUseCase.name);
+
+  constructor(
+    @Inject(JOB_STORE) private readonly jobs: JobStore,
+    @Inject(JOB_STORAGE) private readonly storage: Pick<JobStorage, 'putFile' | 'removePrefix'>,
+    @Inject(JOB_EVENTS) private readonly events: JobEvents,
+    @Inject(JOBS_CONFIG) private readonly config: JobConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(JOB_RUNNERS) private readonly runners: JobRunners,
+  ) {}
+
+  async execute(item: WorkItem<JobWorkMessage>): Promise<WorkOutcome> {
+    const { jobId, ownerId } = item.payload;
+    const job = await this.jobs.findOwned(ownerId, jobId);
+    if (!job) return 'give-up';
+    if (job.status !== 'processing') return 'done';
+    const runner: JobRunner = this.runners[job.type];
+    const attempts = this.config.JOBS_MAX_DELIVER;
+    if (item.deliveryCount > attempts) {
+      this.logger.error(`job ${jobId}: every one of ${attempts} attempts died without answering; marking it failed`);
+      await this.failJob(job, gaveUpMessage(runner.failure, attempts));
+      return 'give-up';
+    }
+    await this.jobs.markProcessing(ownerId, jobId);
+    this.events.publish({ type: 'job_progress', ownerId, job: toJobRecord(job) });
+    const controller = new AbortController();
+    try {
+      const result = await runner.run(job, this.running(job, item, controller));
+      const completed = await this.jobs.complete(ownerId, jobId, result);
+      if (!completed) throw new JobStopped();
+      this.events.publish({ type: 'job_completed', ownerId, job: toJobRecord(completed) });
+      return 'done';
+    } catch (error) {
+      await this.removeObjects(job);
+      if (error instanceof JobStopped || controller.signal.reason instanceof JobStopped) {
+        this.logger.log(`job ${jobId}: cancelled or its project deleted; stopped, its objects removed`);
+        return 'done';
+      }
+      const reason = (error as Error).message;
+      if (!(error instanceof NotRunnable) && item.deliveryCount < attempts) {
+        this.logger.warn(`job ${jobId} attempt ${item.deliveryCount} of ${attempts} failed: ${reason}`);
+        return 'retry';
+      }
+      this.logger.warn(`job ${jobId} failed: ${reason}`);
+      await this.failJob(job, error instanceof NotRunnable ? reason : `${runner.failure}: ${reason.slice(0, 300)}`);
+      return error instanceof NotRunnable ? 'done' : 'give-up';
+    } finally {
+      controller.abort();
+    }
+  }
+
+  /** The runner's view of this delivery: throttled progress that notices a cancel, uploads into the job's folder, the hand-over claim. */
+  private running(job: JobDocument, item: WorkItem<JobWorkMessage>, controller: AbortController): RunningJob {
+    const { ownerId, _id: jobId } = job;
+    const prefix = jobObjectsPrefix(job);
+    let storedAt = this.clock.now();
+    let reported = 0;
+    let storing = false;
+    return {
+      signal: controller.signal,
+      progress: (fraction) => {
+        const progress = Math.min(99, Math.floor(fraction * 100));
+        const now = this.clock.now();
+        if (storing || progress <= reported || now - storedAt < PROGRESS_STORE_MS) return;
+        storing = true;
+        storedAt = now;
+        reported = progress;
+        void this.jobs
+          .setProgress(ownerId, jobId, progress)
+          .then((stored) => {
+            if (!stored) return controller.abort(new JobStopped());
+            this.events.publish({ type: 'job_progress', ownerId, job: toJobRecord(stored) });
+          })
+          .catch((error: Error) => this.logger.warn(`job ${jobId}: progress not stored: ${error.message}`))
+          .finally(() => (storing = false));
+      },
+      store: async (name, path, contentType) => {
+        controller.signal.throwIfAborted();
+        item.heartbeat();
+        const objectKey = `${prefix}${name}`;
+        await this.storage.putFile(objectKey, path, contentType);
+        return { name, objectKey, contentType };
+      },
+      beginFinishing: async () => {
+        controller.signal.throwIfAborted();
+        if (!(await this.jobs.beginFinishing(ownerId, jobId))) throw new JobStopped();
+      },
+    };
+  }
+
+  /** The job failed for good: stored with its reason, its objects removed, the owner told. */
+  private async failJob(job: JobDocument, error: string): Promise<void> {
+    const failed = await this.jobs.fail(job.ownerId, job._id, error);
+    await this.removeObjects(job);
+    if (failed) this.events.publish({ type: 'job_failed', ownerId: job.ownerId, job: toJobRecord(failed) });
+  }
+
+  private removeObjects(job: JobDocument): Promise<void> {
+    return this.storage.removePrefix(jobObjectsPrefix(job)).catch((error: Error) => {
+      this.logger.warn(`job ${job._id}: could not remove its objects: ${error.message}`);
+    });
+  }
+}
