@@ -1,6 +1,6 @@
-import { Badge, Button, Card, HStack, SimpleGrid, Stack, Switch, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Card, HStack, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { ENHANCEMENTS, STEM_TYPES, type Enhancement, type StemType } from '@stemdeck/proto/vocabulary';
-import { Download, Wand2 } from 'lucide-react';
+import { Check, Download, Square, Wand2 } from 'lucide-react';
 import { useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { DEFAULT_ENHANCE, enhanceChoiceProblem, enhancedOutputs, ENHANCEMENT_NAMES, STEM_NAMES, type EnhancedOutput } from './enhanceState';
@@ -9,13 +9,21 @@ import { useStartEnhanceMutation, type EnhanceParameters, type Job, type Loudnes
 import { providerLine } from './jobState';
 import { useFollowedJob, useProjectBlocker } from './useFollowedJob';
 
+/** An on/off choice as a pressed or unpressed button (the mixer's mute and solo work the same way). */
 function Toggle({ id, label, checked, onChange }: { id: string; label: string; checked: boolean; onChange: (checked: boolean) => void }) {
   return (
-    <Switch.Root checked={checked} onCheckedChange={(event) => onChange(event.checked)} size="sm" colorPalette="purple" data-testid={id}>
-      <Switch.HiddenInput />
-      <Switch.Control />
-      <Switch.Label>{label}</Switch.Label>
-    </Switch.Root>
+    <Button
+      size="sm"
+      justifyContent="flex-start"
+      variant={checked ? 'solid' : 'outline'}
+      colorPalette={checked ? 'purple' : 'gray'}
+      aria-pressed={checked}
+      onClick={() => onChange(!checked)}
+      data-testid={id}
+    >
+      {checked ? <Check /> : <Square />}
+      {label}
+    </Button>
   );
 }
 
@@ -46,7 +54,7 @@ export function EnhancePanel() {
         <Card.Body>
           <Stack gap="4">
             <Text fontWeight="semibold">Enhance stems</Text>
-            <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
+            <SimpleGrid columns={{ base: 1, md: 2 }} gap="6">
               <Stack gap="2" role="group" aria-label="Enhancements">
                 <Text fontSize="sm" color="fg.muted">
                   Enhancements
