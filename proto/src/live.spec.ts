@@ -39,7 +39,7 @@ describe('parseClientFrame (the gateway edge of /ws)', () => {
 });
 
 describe('parseServerFrame (the browser edge of /ws)', () => {
-  const stem = { id: 's1', projectId: 'p', type: 'vocals', engine: 'fast', url: '/api/stems/s1/audio', volume: -3, muted: false, soloed: false, quality: 'fast' };
+  const stem = { id: 's1', projectId: 'p', type: 'vocals', engine: 'fast', url: '/api/stems/s1/audio', volume: -3, muted: false, soloed: false, quality: 'fast', version: 'original', enhanced: null };
 
   it('accepts what the gateway sends, typed', () => {
     const welcome = { type: 'welcome', userId: 'u1', connectionId: 'c1', protocol: 1 };
