@@ -86,7 +86,7 @@ describe('AI Mastering in Chromium', () => {
       const row = await page.getByTestId(`figures-${when}`).innerText();
       expect(row).toMatch(/-?\d+\.\d LUFS\s+\d+\.\d LU\s+-?\d+\.\d dBTP/);
     }
-    expect(await page.getByTestId('mastered-locally').innerText()).toBe('Mastered locally');
+    expect(await page.getByTestId('mastering-provider').innerText()).toBe('Mastered locally');
     await page.getByTestId('mastering-jobs').getByText('completed').first().waitFor();
 
     // A/B: the master plays (the clock advances and the output analyser hears it), then the original.
@@ -105,5 +105,21 @@ describe('AI Mastering in Chromium', () => {
     expect(file.suggestedFilename()).toMatch(/\.(wav|mp3|flac)$/);
     const path = await file.path();
     expect(statSync(path).size).toBeGreaterThan(10_000);
+
+    // Cancel: a per-stem master (the longest kind) stopped while it runs reads Cancelled and frees Start.
+    await page.getByLabel('Master type').selectOption('per-stem');
+    await start.click();
+    const cancel = page.getByTestId('cancel-mastering');
+    await cancel.waitFor({ timeout: 30_000 });
+    await cancel.click();
+    await expectReadableToast(page, 'Mastering cancelled');
+    expect(await page.getByTestId('mastering-error').innerText()).toBe('Cancelled');
+    expect(await start.innerText()).toBe('Start Mastering');
+    expect(await start.isDisabled()).toBe(false);
+    expect(await page.getByTestId('mastering-result').count()).toBe(0);
+    const cancelled = page.locator('[data-testid="mastering-job"][data-status="failed"]').first();
+    await cancelled.waitFor();
+    expect(await cancelled.innerText()).toMatch(/Master[\s\S]*Cancelled/);
+    expect(await page.locator('[data-testid="mastering-job"][data-status="completed"]').count()).toBe(1);
   });
 });
