@@ -1,35 +1,10 @@
 import type { Page } from 'playwright-core';
-import { chromiumPerTest, expectReadableToast, insideViewport, seenText, signInThroughKeycloak } from '../support/browser';
+import { chromiumPerTest, expectReadableToast, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { makeClip } from '../support/media';
-import { uploadThroughChooser, waitForStems } from '../support/studio';
+import { expectInViewport, jobStatesSeen, recordJobStates, uploadThroughChooser, waitForStems } from '../support/studio';
 
 jest.setTimeout(240_000);
-
-/** Every label the Start Enhancement button shows and every progress value its bar shows from now on, as the page renders them. */
-async function recordEnhanceStates(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const seen = { labels: [] as string[], progress: [] as number[] };
-    (window as unknown as { enhanceSeen: typeof seen }).enhanceSeen = seen;
-    const record = () => {
-      const label = document.querySelector('[data-testid="start-enhance"]')?.textContent?.trim();
-      if (label && seen.labels.at(-1) !== label) seen.labels.push(label);
-      const progress = document.querySelector('[data-testid="enhance-progress"]')?.getAttribute('data-progress');
-      if (progress !== null && progress !== undefined && seen.progress.at(-1) !== Number(progress)) seen.progress.push(Number(progress));
-    };
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    record();
-  });
-}
-
-const enhanceSeen = (page: Page) => page.evaluate(() => (window as unknown as { enhanceSeen: { labels: string[]; progress: number[] } }).enhanceSeen);
-
-async function expectInViewport(page: Page, testId: string): Promise<void> {
-  const element = page.getByTestId(testId);
-  await element.scrollIntoViewIfNeeded();
-  expect(await element.isVisible()).toBe(true);
-  expect(insideViewport(await seenText(element))).toBe(true);
-}
 
 /** Seconds the studio's timeline shows (m:ss). */
 async function timelineSeconds(page: Page): Promise<number> {
@@ -84,17 +59,17 @@ describe('Enhancement in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Noise reduction', exact: true }).getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('button', { name: 'Vocals', exact: true }).getAttribute('aria-pressed')).toBe('true');
     for (const name of ['Loudness normalization', 'Speech enhancement', 'Drums', 'Bass', 'Other']) expect(await page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed')).toBe('false');
-    await recordEnhanceStates(page);
+    await recordJobStates(page, 'enhance');
 
     await start.click();
     await page
       .getByText('Enhancement complete!', { exact: true })
       .waitFor({ timeout: 120_000 })
       .catch(async (error: Error) => {
-        throw new Error(`${error.message}\nseen: ${JSON.stringify(await enhanceSeen(page))}\npanel: ${await page.getByTestId('mastering-panel').innerText()}\ntoasts: ${await page.getByTestId('toast').allInnerTexts()}`);
+        throw new Error(`${error.message}\nseen: ${JSON.stringify(await jobStatesSeen(page))}\npanel: ${await page.getByTestId('mastering-panel').innerText()}\ntoasts: ${await page.getByTestId('toast').allInnerTexts()}`);
       });
     await expectReadableToast(page, 'Enhancement complete!');
-    const seen = await enhanceSeen(page);
+    const seen = await jobStatesSeen(page);
     expect(seen.labels[0]).toBe('Start Enhancement');
     expect(seen.labels.indexOf('Starting...')).toBeGreaterThan(0);
     expect(seen.labels.indexOf('Starting...')).toBeLessThan(seen.labels.indexOf('Processing...'));

@@ -1,36 +1,11 @@
 import { statSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { chromiumPerTest, expectReadableToast, insideViewport, seenText, signInThroughKeycloak } from '../support/browser';
+import { chromiumPerTest, expectReadableToast, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { makeClip } from '../support/media';
-import { uploadThroughChooser, waitForStems } from '../support/studio';
+import { expectInViewport, jobStatesSeen, recordJobStates, uploadThroughChooser, waitForStems } from '../support/studio';
 
 jest.setTimeout(180_000);
-
-/** Every label the Start button shows and every progress value the bar shows from now on, as the page renders them. */
-async function recordMasteringStates(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const seen = { labels: [] as string[], progress: [] as number[] };
-    (window as unknown as { masteringSeen: typeof seen }).masteringSeen = seen;
-    const record = () => {
-      const label = document.querySelector('[data-testid="start-mastering"]')?.textContent?.trim();
-      if (label && seen.labels.at(-1) !== label) seen.labels.push(label);
-      const progress = document.querySelector('[data-testid="mastering-progress"]')?.getAttribute('data-progress');
-      if (progress !== null && progress !== undefined && seen.progress.at(-1) !== Number(progress)) seen.progress.push(Number(progress));
-    };
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    record();
-  });
-}
-
-const masteringSeen = (page: Page) => page.evaluate(() => (window as unknown as { masteringSeen: { labels: string[]; progress: number[] } }).masteringSeen);
-
-async function expectInViewport(page: Page, testId: string): Promise<void> {
-  const element = page.getByTestId(testId);
-  await element.scrollIntoViewIfNeeded();
-  expect(await element.isVisible()).toBe(true);
-  expect(insideViewport(await seenText(element))).toBe(true);
-}
 
 describe('AI Mastering in Chromium', () => {
   const chromium = chromiumPerTest({ width: 1400, height: 1000 });
@@ -60,17 +35,17 @@ describe('AI Mastering in Chromium', () => {
     expect(await start.innerText()).toBe('Start Mastering');
     expect(await page.getByTestId('mastering-intensity-name').innerText()).toBe('Medium');
     expect(await page.getByLabel('Master type').inputValue()).toBe('full-mix');
-    await recordMasteringStates(page);
+    await recordJobStates(page, 'mastering');
 
     await start.click();
     await page
       .getByText('Mastering complete!', { exact: true })
       .waitFor({ timeout: 90_000 })
       .catch(async (error: Error) => {
-        throw new Error(`${error.message}\nseen: ${JSON.stringify(await masteringSeen(page))}\npanel: ${await page.getByTestId('mastering-panel').innerText()}\ntoasts: ${await page.getByTestId('toast').allInnerTexts()}`);
+        throw new Error(`${error.message}\nseen: ${JSON.stringify(await jobStatesSeen(page))}\npanel: ${await page.getByTestId('mastering-panel').innerText()}\ntoasts: ${await page.getByTestId('toast').allInnerTexts()}`);
       });
     await expectReadableToast(page, 'Mastering complete!');
-    const seen = await masteringSeen(page);
+    const seen = await jobStatesSeen(page);
     expect(seen.labels[0]).toBe('Start Mastering');
     expect(seen.labels).toContain('Processing...');
     expect(seen.labels.indexOf('Starting...')).toBeGreaterThan(0);

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { DEFAULT_ENHANCE, enhanceChoiceProblem, enhancedOutputs, ENHANCEMENT_NAMES, STEM_NAMES, type EnhancedOutput } from './enhanceState';
 import { JobStartRow } from './JobStartRow';
-import { useStartEnhanceMutation, type EnhanceParameters, type Job, type LoudnessFigures } from './jobsApi';
+import { useStartEnhanceMutation, type EnhanceParameters, type Job } from './jobsApi';
+import { LoudnessCells, LoudnessColumns } from './LoudnessCells';
 import { providerLine } from './jobState';
 import { useFollowedJob, useProjectBlocker } from './useFollowedJob';
 
@@ -81,12 +82,6 @@ export function EnhancePanel() {
   );
 }
 
-/** A figure with its unit; a missing or unmeasurable one (a silent stem's loudness) as a dash. */
-function figure(figures: LoudnessFigures | null, pick: (f: LoudnessFigures) => number, unit: string): string {
-  const value = figures ? pick(figures) : null;
-  return typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(1)} ${unit}` : '—';
-}
-
 function EnhanceResult({ job }: { job: Job }) {
   const outputs = enhancedOutputs(job);
   return (
@@ -104,9 +99,7 @@ function EnhanceResult({ job }: { job: Job }) {
               <Table.Row>
                 <Table.ColumnHeader>Stem</Table.ColumnHeader>
                 <Table.ColumnHeader />
-                <Table.ColumnHeader>Integrated loudness</Table.ColumnHeader>
-                <Table.ColumnHeader>Loudness range</Table.ColumnHeader>
-                <Table.ColumnHeader>True peak</Table.ColumnHeader>
+                <LoudnessColumns />
                 <Table.ColumnHeader />
               </Table.Row>
             </Table.Header>
@@ -124,14 +117,11 @@ function EnhanceResult({ job }: { job: Job }) {
 }
 
 function FigureRow({ output, when }: { output: EnhancedOutput; when: 'before' | 'after' }) {
-  const figures = output[when];
   return (
     <Table.Row data-testid={`enhance-figures-${output.stemType}-${when}`}>
       <Table.Cell fontWeight={when === 'before' ? 'semibold' : undefined}>{when === 'before' ? STEM_NAMES[output.stemType] : ''}</Table.Cell>
       <Table.Cell>{when === 'before' ? 'Before' : 'After'}</Table.Cell>
-      <Table.Cell>{figure(figures, (f) => f.integratedLufs, 'LUFS')}</Table.Cell>
-      <Table.Cell>{figure(figures, (f) => f.lra, 'LU')}</Table.Cell>
-      <Table.Cell>{figure(figures, (f) => f.truePeakDbtp, 'dBTP')}</Table.Cell>
+      <LoudnessCells figures={output[when]} />
       <Table.Cell>
         {when === 'before' && (
           <Button asChild variant="outline" size="xs">

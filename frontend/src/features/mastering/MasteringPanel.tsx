@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { EnhancePanel } from './EnhancePanel';
 import { JobStartRow } from './JobStartRow';
+import { LoudnessCells, LoudnessColumns } from './LoudnessCells';
 import { MasterComparison } from './MasterComparison';
 import { useStartMasteringMutation, type Job } from './jobsApi';
 import { JOB_TYPE_NAMES, PROVIDER_NAMES, providerLine } from './jobState';
@@ -136,18 +137,14 @@ function MasterResult({ job, result }: { job: Job; result: Required<NonNullable<
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeader>{several ? 'The sum' : ''}</Table.ColumnHeader>
-                <Table.ColumnHeader>Integrated loudness</Table.ColumnHeader>
-                <Table.ColumnHeader>Loudness range</Table.ColumnHeader>
-                <Table.ColumnHeader>True peak</Table.ColumnHeader>
+                <LoudnessColumns />
               </Table.Row>
             </Table.Header>
             <Table.Body>
               {(['before', 'after'] as const).map((when) => (
                 <Table.Row key={when} data-testid={`figures-${when}`}>
                   <Table.Cell>{when === 'before' ? 'Before' : 'After'}</Table.Cell>
-                  <Table.Cell>{result[when].integratedLufs.toFixed(1)} LUFS</Table.Cell>
-                  <Table.Cell>{result[when].lra.toFixed(1)} LU</Table.Cell>
-                  <Table.Cell>{result[when].truePeakDbtp.toFixed(1)} dBTP</Table.Cell>
+                  <LoudnessCells figures={result[when]} />
                 </Table.Row>
               ))}
             </Table.Body>
