@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSRF } from '../support/env';
 import { fixturePath, listen, makeClip, objectKeys, ownerIdOf, uploadSeparated } from '../support/media';
@@ -208,8 +208,10 @@ describe('AI Mastering: local full-mix masters through the gateway', () => {
     expect(await objectKeys(`users/${owner}/projects/${doomed}/masters/`)).toEqual([]);
   }, 90_000);
 
-  it('finishes a job when the jobs service is killed mid-job and comes back (one master, no leftovers)', async () => {
+  it('finishes a job when the jobs service is killed mid-job and comes back (one master, no leftovers, the crash\'s scratch folder swept)', async () => {
     const pidFile = join(process.env.STEMDECK_DATA_DIR ?? '.data/test', 'pids', 'jobs.pid');
+    const workDir = process.env.JOBS_WORK_DIR ?? '/tmp/stemdeck-jobs';
+    const scratchOf = (pid: number) => readdirSync(workDir).filter((name) => name.startsWith(`master-${pid}-`));
     const { projectId: long } = await uploadSeparated(demo, makeClip('mastering-long.ogg', 90, { codecArgs: ['-c:a', 'libvorbis'] }));
     const live = await listen(demo);
     try {
@@ -217,8 +219,12 @@ describe('AI Mastering: local full-mix masters through the gateway', () => {
       await live.waitFor((e) => e.type === 'job_progress' && (e.job as Job).id === job.id && (e.job as Job).progress > 0, 30_000);
       const killedPid = Number(readFileSync(pidFile, 'utf8'));
       process.kill(-killedPid, 'SIGKILL');
+      // The killed process's scratch stays behind it (nothing ran its cleanup)...
+      expect(scratchOf(killedPid)).toHaveLength(1);
       const done = await live.waitFor((e) => e.type === 'job_completed' && (e.job as Job).id === job.id, 90_000);
       expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(killedPid);
+      // ...until the restarted service sweeps it at boot.
+      expect(scratchOf(killedPid)).toEqual([]);
       expect(Math.abs((done.job as Job).result!.after.integratedLufs - -14)).toBeLessThanOrEqual(0.5);
       expect(await objectKeys(`users/${owner}/projects/${long}/masters/`)).toEqual([`users/${owner}/projects/${long}/masters/${job.id}/master.flac`]);
     } finally {
