@@ -7,6 +7,9 @@ import { JobScratch } from '../scratch/job-scratch';
 import { CloudMasteringProvider } from './cloud-mastering.provider';
 import { LandrMasteringClient } from './landr-mastering.client';
 
+// Each case runs ffmpeg several times: 2–3 s alone, several times that beside the other suites on 2 cores.
+jest.setTimeout(30_000);
+
 describe('CloudMasteringProvider (LANDR client, contract server)', () => {
   let server: LandrContractServer;
   let dir: string;
