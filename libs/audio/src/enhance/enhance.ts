@@ -1,13 +1,18 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { MediaToolError, probeMedia, type MediaProbe } from '../io/ffmpeg';
 import { ENCODERS } from '../mastering/master';
 import { absoluteInput, loudnessStats, r128Filters, readR128, type LoudnessStats } from '../mastering/measure';
 import { runFfmpeg } from '../mastering/tool';
+import { DenoisePass, InterleavedPcm, interleave, NoiseProfilePass, type NoiseProfile } from './denoise';
 
 export interface Enhancements {
-  /** Spectral denoise (afftdn) with its noise floor learned from the input's quietest windows. */
+  /**
+   * Spectral denoise: a noise profile (power per frequency bin) learned from the input's quietest frames, removed by
+   * a decision-directed Wiener gain per bin; any noise colour, sample-aligned with the input.
+   */
   noiseReduction?: boolean;
   /** −16 LUFS integrated, ≤ −1 dBTP true peak (measured, then applied with an oversampled limiter). */
   loudnessNormalization?: boolean;
@@ -36,20 +41,18 @@ export interface EnhanceResult {
   after: LoudnessStats;
   /** The enhancements applied, in the order they ran. */
   applied: Array<keyof Enhancements>;
-  /** The noise floor afftdn was set to (dBFS), when noise reduction ran. */
+  /** The learned noise profile's level (RMS per channel, dBFS), when noise reduction ran. */
   noiseFloorDb?: number;
+  /** The noise profile noise reduction removed: its level, the quiet frames it was learned from, the STFT size. */
+  noiseProfile?: { levelDb: number; frames: number; fftSize: number };
   /** The gain loudness normalisation applied (dB, before the limiter), when it ran. */
   gainDb?: number;
-  /** The ffmpeg filter chain of the processing pass. */
+  /** The ffmpeg filter chain after the denoiser (speech chain, loudness gain and limiter); empty when none ran. */
   filterChain: string;
 }
 
 export const ENHANCE_TARGET_LUFS = -16;
 export const ENHANCE_TRUE_PEAK_MAX_DBTP = -1;
-/** Window over which the input's level is read to find its quietest parts. */
-const WINDOW_SECONDS = 0.05;
-/** The share of windows (the quietest) whose level sets the noise floor. */
-const QUIET_SHARE = 0.1;
 
 /** Voice: rumble off, de-ess, presence lift, a little air, gentle 3:1 compression. */
 export const SPEECH_CHAIN = [
@@ -61,44 +64,8 @@ export const SPEECH_CHAIN = [
   'acompressor=threshold=-24dB:ratio=3:attack=10:release=150:makeup=2:knee=4',
 ].join(',');
 
-/**
- * afftdn set from the noise floor measured in the quietest windows (nf is clamped to afftdn's −80…−20 dB), its
- * latency (`latencySamples`, see measureDenoiseLatency) trimmed from the start and padded back at the end so the
- * output stays sample-aligned with the input.
- */
-export function denoiseFilter(noiseFloorDb: number, latencySamples: number): string {
-  const nf = Math.max(-80, Math.min(-20, noiseFloorDb));
-  const denoise = `afftdn=nr=40:nf=${nf.toFixed(1)}`;
-  return latencySamples > 0 ? `${denoise},atrim=start_sample=${latencySamples},asetpts=PTS-STARTPTS,apad=pad_len=${latencySamples}` : denoise;
-}
-
-/**
- * afftdn's delay at a sample rate, in samples: where an impulse comes out (ffmpeg 5.1 delays by half its ~50 ms
- * window, 1102 samples at 44.1 kHz; measured rather than assumed, so another ffmpeg's framing is followed too).
- */
-export async function measureDenoiseLatency(sampleRate: number, options: { ffmpeg?: string; signal?: AbortSignal } = {}): Promise<number> {
-  const at = Math.round(sampleRate * 0.1);
-  const chunks: Buffer[] = [];
-  await runFfmpeg({
-    ...options,
-    args: [
-      '-f', 'lavfi', '-i', `aevalsrc='if(eq(n,${at}),1,0)':s=${sampleRate}:d=0.5`,
-      '-af', 'afftdn=nr=1:nf=-80', '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:1',
-    ],
-    onStdout: (chunk) => chunks.push(chunk),
-  });
-  const bytes = Buffer.concat(chunks);
-  let peak = 0;
-  let index = at;
-  for (let i = 0; i + 4 <= bytes.length; i += 4) {
-    const magnitude = Math.abs(bytes.readFloatLE(i));
-    if (magnitude > peak) {
-      peak = magnitude;
-      index = i / 4;
-    }
-  }
-  return Math.max(0, index - at);
-}
+/** Write buffer of the denoised file (the denoiser does not wait for the disk; this only batches the writes). */
+const HIGH_WATER_BYTES = 8 << 20;
 
 /** Oversampled (4×) limiter so that the true peak stays under −1 dBTP after the return to the input rate. */
 function limiter(sampleRate: number): string {
@@ -107,13 +74,14 @@ function limiter(sampleRate: number): string {
 }
 
 /**
- * Enhances a voice or music recording with ffmpeg, in up to three passes (progress shared across them):
- *  1. analysis: the input's loudness (ebur128) and its level per 50 ms window (astats), whose quietest tenth sets the
- *     denoiser's noise floor;
- *  2. processing: afftdn and/or the speech chain to 32-bit float, metered (ebur128) on the way out;
- *  3. loudness: the gain that brings the processed audio to −16 LUFS, then a 4×-oversampled limiter at −1.6 dBFS,
+ * Enhances a voice or music recording, in passes whose progress is shared out by their expected cost:
+ *  1. analysis: the input's loudness (ebur128); with noise reduction the same decode streams the samples through the
+ *     STFT, whose quietest frames give the noise profile;
+ *  2. denoise (noise reduction only): a second decode through the spectral gain, to a raw 32-bit float file of the
+ *     input's length, sample-aligned with it;
+ *  3. processing: the speech chain and/or metering (to a staged WAV when loudness follows, else straight to the output);
+ *  4. loudness: the gain that brings the processed audio to −16 LUFS, then a 4×-oversampled limiter at −1.6 dBFS,
  *     encoded and metered in the same process (one corrective rerun when the limiter costs more than 0.3 LU).
- * Without loudness normalisation, pass 2 encodes directly.
  */
 export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promise<EnhanceResult> {
   const { input, output, enhancements, signal } = options;
@@ -124,6 +92,9 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
   const { sampleRate, channels } = probe.audio!;
   const durationSeconds = probe.durationSeconds;
   const source = absoluteInput(input);
+  const denoise = Boolean(enhancements.noiseReduction);
+  const speech = Boolean(enhancements.speechEnhancement);
+  const normalise = Boolean(enhancements.loudnessNormalization);
 
   let reported = 0;
   const report = (fraction: number) => {
@@ -133,65 +104,84 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
       options.onProgress?.(value);
     }
   };
-  const normalise = Boolean(enhancements.loudnessNormalization);
-  const slices = normalise ? [0.2, 0.4, 0.4] : [0.3, 0.7, 0];
-  const phase = (start: number, width: number) => (fraction: number) => report(start + width * fraction);
+  // Relative costs of the passes (measured on a 4-minute stem), as shares of the whole.
+  const weights = { analysis: denoise ? 2 : 1, denoise: denoise ? 3 : 0, processing: speech || !normalise || denoise ? 1 : 0, loudness: normalise ? 2 : 0 };
+  const totalWeight = Object.values(weights).reduce((a, b) => a + b, 0);
+  let done = 0;
+  const phase = (name: keyof typeof weights, within = 0, width = 1) => {
+    const start = (done + weights[name] * within) / totalWeight;
+    const span = (weights[name] * width) / totalWeight;
+    return (fraction: number) => report(start + span * fraction);
+  };
+  const finish = (name: keyof typeof weights) => {
+    done += weights[name];
+    report(done / totalWeight);
+  };
   const common = { ffmpeg: options.ffmpeg, signal, durationSeconds };
 
   const dir = await mkdtemp(join(tmpdir(), 'stemdeck-enhance-'));
   try {
-    // 1. Analysis.
-    const windowSamples = Math.max(1, Math.round(sampleRate * WINDOW_SECONDS));
-    const analysis = [
-      r128Filters('before', 'true'),
-      ...(enhancements.noiseReduction
-        ? [`asetnsamples=n=${windowSamples}:p=0`, 'astats=metadata=1:reset=1:measure_perchannel=none:measure_overall=RMS_level', 'ametadata=mode=print:key=lavfi.astats.Overall.RMS_level:file=levels.txt']
-        : []),
-    ].join(',');
-    await runFfmpeg({ ...common, cwd: dir, onProgress: phase(0, slices[0]), args: ['-i', source, '-map', '0:a:0', '-af', analysis, '-f', 'null', '-'] });
-    const before = loudnessStats(await readR128(dir, 'before'));
-    let noiseFloorDb: number | undefined;
-    const filters: string[] = [];
-    if (enhancements.noiseReduction) {
-      noiseFloorDb = quietLevel(await readFile(join(dir, 'levels.txt'), 'utf8'));
-      filters.push(denoiseFilter(noiseFloorDb, await measureDenoiseLatency(sampleRate, { ffmpeg: options.ffmpeg, signal })));
+    // 1. Analysis (and the noise profile).
+    const analysis = ['-i', source, '-map', '0:a:0', '-af', r128Filters('before', 'true'), '-f', 'null', '-'];
+    let profile: NoiseProfile | undefined;
+    if (denoise) {
+      const learning = new NoiseProfilePass(channels, sampleRate, Math.round(durationSeconds * sampleRate));
+      const pcm = new InterleavedPcm(channels);
+      await runFfmpeg({ ...common, cwd: dir, onProgress: phase('analysis'), args: [...analysis, ...rawPcmOutput(channels)], onStdout: (chunk) => learning.push(pcm.push(chunk)) });
+      profile = learning.end();
+    } else {
+      await runFfmpeg({ ...common, cwd: dir, onProgress: phase('analysis'), args: analysis });
     }
-    if (enhancements.speechEnhancement) filters.push(SPEECH_CHAIN);
+    const before = loudnessStats(await readR128(dir, 'before'));
+    finish('analysis');
 
-    // 2. Processing.
+    // 2. Denoise.
+    let staged = ['-i', source, '-map', '0:a:0'];
+    if (profile) {
+      const raw = join(dir, 'denoised.f32');
+      await denoiseToFile(source, raw, profile, channels, { ...common, onProgress: phase('denoise') });
+      staged = ['-f', 'f32le', '-ar', String(sampleRate), '-ac', String(channels), '-i', raw];
+    }
+    finish('denoise');
+
+    // 3. Processing.
     const encoder = [...ENCODERS[format], '-ar', String(sampleRate), '-ac', String(channels)];
+    const filters = speech ? [SPEECH_CHAIN] : [];
     let after: LoudnessStats;
     let gainDb: number | undefined;
     let filterChain = filters.join(',');
     if (!normalise) {
       await runFfmpeg({
-        ...common, cwd: dir, onProgress: phase(slices[0], slices[1]),
-        args: ['-i', source, '-map', '0:a:0', '-af', `${filterChain},${r128Filters('after', 'true')}`, ...encoder, '-f', format, absoluteInput(output)],
+        ...common, cwd: dir, onProgress: phase('processing'),
+        args: [...staged, '-af', [...filters, r128Filters('after', 'true')].join(','), ...encoder, '-f', format, absoluteInput(output)],
       });
       after = loudnessStats(await readR128(dir, 'after'));
+      finish('processing');
     } else {
-      let staged = source;
       let processed = before;
       if (filters.length > 0) {
-        staged = join(dir, 'processed.wav');
+        const wav = join(dir, 'processed.wav');
         await runFfmpeg({
-          ...common, cwd: dir, onProgress: phase(slices[0], slices[1]),
-          args: ['-i', source, '-map', '0:a:0', '-af', `${filterChain},${r128Filters('mid', 'true')}`, '-c:a', 'pcm_f32le', '-rf64', 'auto', staged],
+          ...common, cwd: dir, onProgress: phase('processing'),
+          args: [...staged, '-af', `${filterChain},${r128Filters('mid', 'true')}`, '-c:a', 'pcm_f32le', '-rf64', 'auto', wav],
         });
+        staged = ['-i', wav];
+        processed = loudnessStats(await readR128(dir, 'mid'));
+      } else if (profile) {
+        await runFfmpeg({ ...common, cwd: dir, onProgress: phase('processing'), args: [...staged, '-af', r128Filters('mid', 'true'), '-f', 'null', '-'] });
         processed = loudnessStats(await readR128(dir, 'mid'));
       }
-      report(slices[0] + slices[1]);
+      finish('processing');
       if (!Number.isFinite(processed.integratedLufs) || processed.integratedLufs < -70) {
         throw new MediaToolError(`Cannot normalise ${input}: it is silent (${processed.integratedLufs} LUFS)`, '');
       }
-      // 3. Gain and limiter, with one correction when the limiter pulled the loudness down.
+      // 4. Gain and limiter, with one correction when the limiter pulled the loudness down.
       gainDb = ENHANCE_TARGET_LUFS - processed.integratedLufs;
-      const start = slices[0] + slices[1];
       for (let attempt = 0; ; attempt++) {
         const chain = `volume=${gainDb.toFixed(3)}dB,${limiter(sampleRate)}`;
         await runFfmpeg({
-          ...common, cwd: dir, onProgress: phase(attempt === 0 ? start : start + slices[2] * 0.75, slices[2] * (attempt === 0 ? 0.75 : 0.25)),
-          args: ['-i', staged, '-map', '0:a:0', '-af', `${chain},${r128Filters('after', 'true')}`, ...encoder, '-f', format, absoluteInput(output)],
+          ...common, cwd: dir, onProgress: attempt === 0 ? phase('loudness', 0, 0.75) : phase('loudness', 0.75, 0.25),
+          args: [...staged, '-af', `${chain},${r128Filters('after', 'true')}`, ...encoder, '-f', format, absoluteInput(output)],
         });
         after = loudnessStats(await readR128(dir, 'after'));
         const miss = ENHANCE_TARGET_LUFS - after.integratedLufs;
@@ -204,23 +194,43 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
       }
     }
     report(1);
-    return { format, sampleRate, channels, durationSeconds, before, after, applied, noiseFloorDb, gainDb, filterChain };
+    return {
+      format, sampleRate, channels, durationSeconds, before, after, applied,
+      noiseFloorDb: profile?.levelDb, noiseProfile: profile && { levelDb: profile.levelDb, frames: profile.frames, fftSize: profile.size },
+      gainDb, filterChain,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** The mean level (dB) of the quietest QUIET_SHARE of the windows astats printed. */
-export function quietLevel(text: string): number {
-  const levels: number[] = [];
-  for (const match of text.matchAll(/lavfi\.astats\.Overall\.RMS_level=(\S+)/g)) {
-    const value = Number(match[1]);
-    if (Number.isFinite(value)) levels.push(value);
+/** ffmpeg output arguments: the decoded audio as interleaved 32-bit float on pipe:1. */
+function rawPcmOutput(channels: number): string[] {
+  return ['-map', '0:a:0', '-ac', String(channels), '-c:a', 'pcm_f32le', '-f', 'f32le', 'pipe:1'];
+}
+
+/**
+ * Decodes `source` once more and streams it through the denoiser into `raw` (interleaved 32-bit float): ffmpeg
+ * decodes while the STFT runs, each waiting on the other through the pipe.
+ */
+async function denoiseToFile(
+  source: string, raw: string, profile: NoiseProfile, channels: number,
+  run: { ffmpeg?: string; signal?: AbortSignal; durationSeconds: number; onProgress: (fraction: number) => void },
+): Promise<void> {
+  const pass = new DenoisePass(channels, profile);
+  const pcm = new InterleavedPcm(channels);
+  const file = createWriteStream(raw, { highWaterMark: HIGH_WATER_BYTES });
+  const written = new Promise<void>((resolve, reject) => {
+    file.on('finish', resolve);
+    file.on('error', reject);
+  });
+  try {
+    await runFfmpeg({ ...run, args: ['-i', source, ...rawPcmOutput(channels)], onStdout: (chunk) => file.write(interleave(pass.push(pcm.push(chunk)))) });
+    file.end(interleave(pass.end()));
+    await written;
+  } finally {
+    file.destroy();
   }
-  if (levels.length === 0) return -80;
-  levels.sort((a, b) => a - b);
-  const quiet = levels.slice(0, Math.max(1, Math.floor(levels.length * QUIET_SHARE)));
-  return quiet.reduce((sum, value) => sum + value, 0) / quiet.length;
 }
 
 async function probeInput(input: string, ffprobe: string | undefined): Promise<MediaProbe> {

@@ -1,6 +1,4 @@
 export {
-  denoiseFilter,
-  measureDenoiseLatency,
   enhanceAudioFile,
   ENHANCE_TARGET_LUFS,
   ENHANCE_TRUE_PEAK_MAX_DBTP,
