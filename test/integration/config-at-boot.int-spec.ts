@@ -25,4 +25,21 @@ describe('configuration is validated at boot', () => {
     expect(result.stderr).toMatch(/SESSION_SECRET="short" is invalid: must be at least 32 characters/);
     expect(result.stderr).toMatch(/PORT="eighty" is invalid/);
   });
+
+  it('jobs refuses half a cloud credential and a cloud provider picked without its credentials, naming the variables', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'services', 'jobs', 'dist', 'main.js')], {
+      env: {
+        PATH: process.env.PATH,
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(MONGODB_URI|S3_|NATS_URL)/.test(k))),
+        DOLBY_APP_KEY: 'a-key-without-its-secret',
+        JOBS_MASTERING_PROVIDER: 'landr',
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/Invalid configuration:/);
+    expect(result.stderr).toMatch(/DOLBY_APP_SECRET is required when DOLBY_APP_KEY is set/);
+    expect(result.stderr).toMatch(/JOBS_MASTERING_PROVIDER=landr needs LANDR_API_KEY/);
+  });
 });

@@ -1,19 +1,43 @@
-import { databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
+import { ConfigError, databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
 import { z } from 'zod';
+import { DOLBY_DEFAULTS } from './providers/dolby-media.client';
+import { chooseProviders } from './providers/provider-choice';
 
-export const loadJobsConfig = (source: NodeJS.ProcessEnv = process.env) =>
-  loadConfig(
-    {
-      ...natsConfigShape,
-      ...databaseConfigShape,
-      ...storageConfigShape,
-      /** A job without a heartbeat for this long is redelivered to another worker. */
-      JOBS_ACK_WAIT_MS: env.int(30_000, 1000),
-      /** Attempts a job gets before it is marked failed (JetStream delivers it once more, see JobsQueue). */
-      JOBS_MAX_DELIVER: env.int(3, 1),
-      /** Scratch space for mixes and masters (removed after each job). */
-      JOBS_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-jobs'),
-    },
-    source,
-  );
+/** A credential: unset and empty both mean "not configured". */
+const credential = () =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+export const jobsConfigShape = {
+  ...natsConfigShape,
+  ...databaseConfigShape,
+  ...storageConfigShape,
+  /** A job without a heartbeat for this long is redelivered to another worker. */
+  JOBS_ACK_WAIT_MS: env.int(30_000, 1000),
+  /** Attempts a job gets before it is marked failed (JetStream delivers it once more, see JobsQueue). */
+  JOBS_MAX_DELIVER: env.int(3, 1),
+  /** Scratch space for mixes and masters (removed after each job). */
+  JOBS_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-jobs'),
+  /** Dolby.io Media API app key and secret (both or neither): with them Dolby enhances, and masters unless LANDR is configured. */
+  DOLBY_APP_KEY: credential(),
+  DOLBY_APP_SECRET: credential(),
+  DOLBY_API_URL: z.string().url().default(DOLBY_DEFAULTS.apiBaseUrl),
+  DOLBY_AUTH_URL: z.string().url().default(DOLBY_DEFAULTS.authBaseUrl),
+  /** A LANDR partner API key and the endpoint LANDR gives with it (LANDR publishes no public API, so there is no default). */
+  LANDR_API_KEY: credential(),
+  LANDR_API_URL: z.string().url().optional(),
+  /** Who masters and who enhances, when the default (a configured cloud provider, else local) is not wanted. */
+  JOBS_MASTERING_PROVIDER: z.enum(['local', 'landr', 'dolby']).optional(),
+  JOBS_ENHANCE_PROVIDER: z.enum(['local', 'dolby']).optional(),
+};
+
+/** The jobs service's configuration; a provider chosen without its credentials stops the boot, named. */
+export function loadJobsConfig(source: NodeJS.ProcessEnv = process.env) {
+  const config = loadConfig(jobsConfigShape, source);
+  const choice = chooseProviders(config);
+  if (!choice.ok) throw new ConfigError(choice.problems);
+  return config;
+}
 export type JobsConfig = ReturnType<typeof loadJobsConfig>;

@@ -24,6 +24,8 @@ import { RunJobUseCase } from './jobs/run-job.usecase';
 import { LocalMasteringProvider } from './mastering/local-mastering.provider';
 import { MediaProjectsAdapter } from './media/media-projects.adapter';
 import { JobScratch } from './scratch/job-scratch';
+import { configuredEnhanceProvider, configuredMasteringProvider } from './providers/configured-providers';
+import { ENHANCE_PROVIDER, MASTERING_PROVIDER } from './jobs/jobs.ports';
 
 const MEDIA_CLIENT = 'JOBS_MEDIA_CLIENT';
 
@@ -69,6 +71,17 @@ export class JobsModule implements OnApplicationShutdown {
         { provide: JobScratch, useFactory: () => new JobScratch(config.JOBS_WORK_DIR) },
         { provide: LocalMasteringProvider, inject: [JobScratch], useFactory: (scratch: JobScratch) => new LocalMasteringProvider(scratch) },
         { provide: LocalEnhanceProvider, inject: [JobScratch], useFactory: (scratch: JobScratch) => new LocalEnhanceProvider(scratch) },
+        // A cloud provider only when its credentials are configured (chooseProviders); our own engines otherwise.
+        {
+          provide: MASTERING_PROVIDER,
+          inject: [JobScratch, LocalMasteringProvider],
+          useFactory: (scratch: JobScratch, local: LocalMasteringProvider) => configuredMasteringProvider(config, scratch, local),
+        },
+        {
+          provide: ENHANCE_PROVIDER,
+          inject: [JobScratch, LocalEnhanceProvider],
+          useFactory: (scratch: JobScratch, local: LocalEnhanceProvider) => configuredEnhanceProvider(config, scratch, local),
+        },
         JobRepository,
         MediaProjectsAdapter,
         CreateJobUseCase,

@@ -84,18 +84,22 @@ export class DolbyMediaClient {
     }));
   }
 
-  /** Enhances a local file (/media/enhance options: content, audio); the result is written to outputPath. */
+  /**
+   * Enhances a local WAV file (/media/enhance options: content, audio); the result, a WAV (Enhance takes the
+   * output's format from its name's extension), is written to outputPath.
+   */
   enhance(input: { inputPath: string; outputPath: string; options: Record<string, unknown>; onProgress(f: number): void; signal: AbortSignal }) {
-    return this.run('enhance', input, (source, destination) => ({ input: source, output: destination, ...input.options }));
+    return this.run('enhance', input, (source, destination) => ({ input: source, output: destination, ...input.options }), '.wav');
   }
 
   private async run(
     kind: Kind,
     input: { inputPath: string; outputPath: string; onProgress(f: number): void; signal: AbortSignal },
     body: (source: string, destination: string) => unknown,
+    extension = '',
   ): Promise<void> {
     const { signal } = input;
-    const name = `stemdeck/${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const name = `stemdeck/${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}${extension}`;
     const source = `dlb://in/${name}`;
     const destination = `dlb://out/${name}`;
     await this.upload(source, input.inputPath, signal);
