@@ -6,7 +6,7 @@ import { MediaToolError, probeMedia, type MediaProbe } from '../io/ffmpeg';
 import { ENCODERS } from '../mastering/master';
 import { absoluteInput, loudnessStats, r128Filters, readR128, type LoudnessStats } from '../mastering/measure';
 import { runFfmpeg } from '../mastering/tool';
-import { DenoisePass, InterleavedPcm, interleave, NoiseProfilePass, type NoiseProfile } from './denoise';
+import { DenoisePass, InterleavedPcm, interleave, NoiseProfilePass, SILENT_LEVEL_DB, type NoiseProfile } from './denoise';
 
 export interface Enhancements {
   /**
@@ -41,7 +41,10 @@ export interface EnhanceResult {
   after: LoudnessStats;
   /** The enhancements applied, in the order they ran. */
   applied: Array<keyof Enhancements>;
-  /** The learned noise profile's level (RMS per channel, dBFS), when noise reduction ran. */
+  /**
+   * The learned noise profile's level (RMS per channel, dBFS), when noise reduction ran; −150 when nothing in the
+   * input behaved like noise, and the audio was left as it was.
+   */
   noiseFloorDb?: number;
   /** The noise profile noise reduction removed: its level, the quiet frames it was learned from, the STFT size. */
   noiseProfile?: { levelDb: number; frames: number; fftSize: number };
@@ -104,7 +107,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
       options.onProgress?.(value);
     }
   };
-  // Relative costs of the passes (measured on a 4-minute stem), as shares of the whole.
+  // Rough relative costs of the passes (as they ran on a 4-minute stem), as shares of the whole.
   const weights = { analysis: denoise ? 2 : 1, denoise: denoise ? 3 : 0, processing: speech || !normalise || denoise ? 1 : 0, loudness: normalise ? 2 : 0 };
   const totalWeight = Object.values(weights).reduce((a, b) => a + b, 0);
   let done = 0;
@@ -135,9 +138,10 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
     const before = loudnessStats(await readR128(dir, 'before'));
     finish('analysis');
 
-    // 2. Denoise.
+    // 2. Denoise, unless nothing in the input behaved like noise (a clean stem passes through untouched).
     let staged = ['-i', source, '-map', '0:a:0'];
-    if (profile) {
+    const denoised = profile !== undefined && profile.levelDb > SILENT_LEVEL_DB;
+    if (profile && denoised) {
       const raw = join(dir, 'denoised.f32');
       await denoiseToFile(source, raw, profile, channels, { ...common, onProgress: phase('denoise') });
       staged = ['-f', 'f32le', '-ar', String(sampleRate), '-ac', String(channels), '-i', raw];
@@ -167,7 +171,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
         });
         staged = ['-i', wav];
         processed = loudnessStats(await readR128(dir, 'mid'));
-      } else if (profile) {
+      } else if (denoised) {
         await runFfmpeg({ ...common, cwd: dir, onProgress: phase('processing'), args: [...staged, '-af', r128Filters('mid', 'true'), '-f', 'null', '-'] });
         processed = loudnessStats(await readR128(dir, 'mid'));
       }

@@ -186,10 +186,21 @@ describe('NoiseProfilePass on music without pauses', () => {
     expect(roundTrip(music).sdr).toBeGreaterThan(25);
   });
 
-  it('still learns hiss under the same chords when it is there (the chords’ quietest frames are hiss)', () => {
+  it('learns hiss under the same chords when they rest now and then, and holds back when they never do', () => {
     const sampleRate = 22050;
     const music = chordProgression({ tonicPitchClass: 2, mode: 'minor', seconds: 8, sampleRate, secondsPerChord: 1 });
-    const noisy = addAtSnr(music, colouredNoise('white', 8, 0.01, sampleRate, 21), 10);
-    expect(learn(noisy).levelDb).toBeGreaterThan(SILENT_LEVEL_DB + 50);
+    const hiss = colouredNoise('white', 8, 0.01, sampleRate, 21);
+    // No rests: the quiet frames hold the chords' tails as well as the hiss; that profile is not trusted.
+    expect(learn(addAtSnr(music, hiss, 10)).levelDb).toBe(SILENT_LEVEL_DB);
+    // A rest of half a second after every second chord: those frames are the hiss alone (RMS 0.01, −40 dBFS).
+    const resting = { sampleRate, left: music.left.slice(), right: music.right.slice() };
+    for (let i = 0; i < resting.left.length; i++) {
+      if (i % (2 * sampleRate) >= 1.5 * sampleRate) {
+        resting.left[i] = 0;
+        resting.right[i] = 0;
+      }
+    }
+    const noisy = { sampleRate, left: resting.left.map((v, i) => v + hiss.left[i]), right: resting.right.map((v, i) => v + hiss.right[i]) };
+    expect(Math.abs(learn(noisy).levelDb + 40)).toBeLessThan(1.5);
   });
 });
