@@ -43,8 +43,8 @@ const MUSIC_LIKE_PERSISTENCE = 0.6;
 const NOISE_LIKE_SHARE = 0.9;
 const MUSIC_LIKE_SHARE = 0.75;
 /** Neighbours on each side the statistics are averaged over. */
-const CV_SMOOTHING_BINS = 2;
-/** The level reported for a profile learned from nothing (every frame digital silence, or none whole). */
+const STAT_SMOOTHING_BINS = 2;
+/** The level reported for a profile of nothing: no frame to learn from, or none that behaved like noise. */
 export const SILENT_LEVEL_DB = -150;
 /** Mean power per sample below which a frame counts as digital silence (−120 dBFS). */
 const SILENT_SAMPLE_POWER = 1e-12;
@@ -189,14 +189,14 @@ export function noiseLikeWeights({ variation, persistence }: NoiseMoments): { we
   return { weights, share };
 }
 
-/** Mean over ±CV_SMOOTHING_BINS neighbours. */
+/** Mean over ±STAT_SMOOTHING_BINS neighbours. */
 function smoothAcrossBins(values: Float32Array): Float32Array {
   const bins = values.length;
   const out = new Float32Array(bins);
   for (let k = 0; k < bins; k++) {
     let sum = 0;
     let count = 0;
-    for (let j = Math.max(0, k - CV_SMOOTHING_BINS); j <= Math.min(bins - 1, k + CV_SMOOTHING_BINS); j++) {
+    for (let j = Math.max(0, k - STAT_SMOOTHING_BINS); j <= Math.min(bins - 1, k + STAT_SMOOTHING_BINS); j++) {
       sum += values[j];
       count++;
     }

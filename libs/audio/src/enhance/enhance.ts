@@ -77,9 +77,10 @@ function limiter(sampleRate: number): string {
 }
 
 /**
- * Enhances a voice or music recording, in passes whose progress is shared out by their expected cost:
- *  1. analysis: the input's loudness (ebur128); with noise reduction the same decode streams the samples through the
- *     STFT, whose quietest frames give the noise profile;
+ * Enhances a voice or music recording, in passes whose progress is shared out by their expected cost, while the
+ * input's loudness (ebur128, the result's `before`) is metered beside them:
+ *  1. analysis (noise reduction only): a decode streamed through the STFT, whose quietest frames give the noise
+ *     profile;
  *  2. denoise (noise reduction only): a second decode through the spectral gain, to a raw 32-bit float file of the
  *     input's length, sample-aligned with it;
  *  3. processing: the speech chain and/or metering (to a staged WAV when loudness follows, else straight to the output);
@@ -108,7 +109,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
     }
   };
   // Rough relative costs of the passes (as they ran on a 4-minute stem), as shares of the whole.
-  const weights = { analysis: denoise ? 2 : 1, denoise: denoise ? 3 : 0, processing: speech || !normalise || denoise ? 1 : 0, loudness: normalise ? 2 : 0 };
+  const weights = { analysis: 1, denoise: denoise ? 2 : 0, processing: speech || !normalise || denoise ? 1 : 0, loudness: normalise ? 2 : 0 };
   const totalWeight = Object.values(weights).reduce((a, b) => a + b, 0);
   let done = 0;
   const phase = (name: keyof typeof weights, within = 0, width = 1) => {
@@ -123,19 +124,23 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
   const common = { ffmpeg: options.ffmpeg, signal, durationSeconds };
 
   const dir = await mkdtemp(join(tmpdir(), 'stemdeck-enhance-'));
+  // The input's loudness is metered by its own ffmpeg beside the passes that follow (on two cores the meter's 4×
+  // oversampled true peak is the longest of them), and awaited where it is needed.
+  const metering = runFfmpeg({ ...common, cwd: dir, onProgress: denoise ? undefined : phase('analysis'), args: ['-i', source, '-map', '0:a:0', '-af', r128Filters('before', 'true'), '-f', 'null', '-'] })
+    .then(() => readR128(dir, 'before'))
+    .then(loudnessStats);
+  metering.catch(() => undefined); // awaited below; a failure while another pass runs must not go unhandled meanwhile
   try {
-    // 1. Analysis (and the noise profile).
-    const analysis = ['-i', source, '-map', '0:a:0', '-af', r128Filters('before', 'true'), '-f', 'null', '-'];
+    // 1. The noise profile (with noise reduction), else the loudness meter is this pass.
     let profile: NoiseProfile | undefined;
     if (denoise) {
       const learning = new NoiseProfilePass(channels, sampleRate, Math.round(durationSeconds * sampleRate));
       const pcm = new InterleavedPcm(channels);
-      await runFfmpeg({ ...common, cwd: dir, onProgress: phase('analysis'), args: [...analysis, ...rawPcmOutput(channels)], onStdout: (chunk) => learning.push(pcm.push(chunk)) });
+      await runFfmpeg({ ...common, onProgress: phase('analysis'), args: ['-i', source, ...rawPcmOutput(channels)], onStdout: (chunk) => learning.push(pcm.push(chunk)) });
       profile = learning.end();
     } else {
-      await runFfmpeg({ ...common, cwd: dir, onProgress: phase('analysis'), args: analysis });
+      await metering;
     }
-    const before = loudnessStats(await readR128(dir, 'before'));
     finish('analysis');
 
     // 2. Denoise, unless nothing in the input behaved like noise (a clean stem passes through untouched).
@@ -162,7 +167,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
       after = loudnessStats(await readR128(dir, 'after'));
       finish('processing');
     } else {
-      let processed = before;
+      let processed: LoudnessStats | undefined;
       if (filters.length > 0) {
         const wav = join(dir, 'processed.wav');
         await runFfmpeg({
@@ -176,6 +181,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
         processed = loudnessStats(await readR128(dir, 'mid'));
       }
       finish('processing');
+      processed ??= await metering;
       if (!Number.isFinite(processed.integratedLufs) || processed.integratedLufs < -70) {
         throw new MediaToolError(`Cannot normalise ${input}: it is silent (${processed.integratedLufs} LUFS)`, '');
       }
@@ -197,6 +203,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
         break;
       }
     }
+    const before = await metering;
     report(1);
     return {
       format, sampleRate, channels, durationSeconds, before, after, applied,
@@ -204,6 +211,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
       gainDb, filterChain,
     };
   } finally {
+    await metering.catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
   }
 }
