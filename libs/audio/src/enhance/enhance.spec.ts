@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeAudio, probeMedia } from '../io/ffmpeg';
@@ -92,6 +93,21 @@ describe('enhanceAudioFile', () => {
     expect(siSdr(reference, await decodeAudio(output)) - inputScore).toBeGreaterThan(4);
     expect(result.noiseProfile?.frames).toBeGreaterThan(10);
     expect(result.noiseProfile?.fftSize).toBe(1024);
+  });
+
+  it('keeps its scratch folder in tmpDir while it works and removes it after', async () => {
+    const scratch = join(dir, 'scratch');
+    await mkdir(scratch);
+    const seen = new Set<string>();
+    await enhanceAudioFile({
+      input: noisy,
+      output: join(dir, 'scratch-out.wav'),
+      enhancements: { noiseReduction: true },
+      tmpDir: scratch,
+      onProgress: () => readdirSync(scratch).forEach((name) => seen.add(name)),
+    });
+    expect([...seen].some((name) => name.startsWith('stemdeck-enhance-'))).toBe(true);
+    expect(await readdir(scratch)).toEqual([]);
   });
 
   it('keeps the output sample-aligned with the input and its exact length', async () => {

@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { extname, join, resolve } from 'node:path';
 import { MediaToolError, probeMedia, type MediaProbe } from '../io/ffmpeg';
 import { ENCODERS } from '../mastering/master';
 import { absoluteInput, loudnessStats, r128Filters, readR128, type LoudnessStats } from '../mastering/measure';
@@ -30,6 +30,8 @@ export interface EnhanceAudioFileOptions {
   signal?: AbortSignal;
   ffmpeg?: string;
   ffprobe?: string;
+  /** Where the scratch folder (the denoised float file: ~85 MB for a 4-minute stereo stem) goes; the system's temp folder by default. */
+  tmpDir?: string;
 }
 
 export interface EnhanceResult {
@@ -123,7 +125,7 @@ export async function enhanceAudioFile(options: EnhanceAudioFileOptions): Promis
   };
   const common = { ffmpeg: options.ffmpeg, signal, durationSeconds };
 
-  const dir = await mkdtemp(join(tmpdir(), 'stemdeck-enhance-'));
+  const dir = await mkdtemp(join(resolve(options.tmpDir ?? tmpdir()), 'stemdeck-enhance-'));
   // The input's loudness is metered by its own ffmpeg beside the passes that follow (on two cores the meter's 4×
   // oversampled true peak is the longest of them), and awaited where it is needed.
   const metering = runFfmpeg({ ...common, cwd: dir, onProgress: denoise ? undefined : phase('analysis'), args: ['-i', source, '-map', '0:a:0', '-af', r128Filters('before', 'true'), '-f', 'null', '-'] })

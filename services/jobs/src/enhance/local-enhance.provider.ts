@@ -24,6 +24,8 @@ export class LocalEnhanceProvider implements EnhanceProvider {
         enhancements: request.enhancements,
         onProgress: request.onProgress,
         signal: request.signal,
+        // its intermediate files inside the job's folder, so the boot sweep removes what a crash left
+        tmpDir: dir,
       });
       return { path: output, contentType: 'audio/flac', before: loudnessFigures(result.before), after: loudnessFigures(result.after), dispose };
     } catch (error) {
