@@ -34,6 +34,16 @@ describe('planConvergence', () => {
     expect(plan).toEqual({ loadStems: true, loadPartial: null, analysed: null, running: [], finished: ['fast'], failed: [] });
   });
 
+  it('keeps a job running (so polling goes on) while the server has it completed but its engine not active yet', () => {
+    // Media stores the completion, then the active engine; a read between the two sees both halves.
+    const plan = planConvergence({ id: 'p1', activeEngine: null, jobs: [job('fast', 'completed', 1)] }, local({ jobs: { fast: { status: 'running', progress: 0.6 } } }));
+    expect(plan).toEqual({ loadStems: false, loadPartial: null, analysed: null, running: [{ engine: 'fast', progress: 1 }], finished: [], failed: [] });
+    // A reprocess: the hybrid job reads completed while fast is still the active engine.
+    const reprocess = planConvergence({ id: 'p1', activeEngine: 'fast', jobs: [job('fast', 'completed', 1), job('hybrid', 'completed', 1)] }, local({ stems: stems('fast'), jobs: { hybrid: { status: 'running', progress: 0.5 } } }));
+    expect(reprocess.finished).toEqual([]);
+    expect(reprocess.running).toEqual([{ engine: 'hybrid', progress: 1 }]);
+  });
+
   it("loads a running job's first seconds when nothing is loaded (their event came before the project was open here)", () => {
     const running = { ...job('fast', 'processing', 0.3), partialSeconds: 5 };
     expect(planConvergence({ id: 'p1', activeEngine: null, jobs: [running] }, local()).loadPartial).toEqual({ engine: 'fast', seconds: 5 });

@@ -43,7 +43,10 @@ export function planConvergence(
       if (here?.status === 'failed' || (loadedEngine === job.engine && local.partialSeconds === null)) continue;
       plan.running.push({ engine: job.engine, progress: Math.max(job.progress, here?.status === 'running' ? here.progress : 0) });
     } else if (here?.status === 'running') {
-      if (job.status === 'completed') plan.finished.push(job.engine);
+      // Media stores a job's completion just before it makes that engine active, and reads them apart: a
+      // completed job whose engine is not active yet is still running here, so polling goes on until it is.
+      if (job.status === 'completed' && server.activeEngine !== job.engine) plan.running.push({ engine: job.engine, progress: Math.max(job.progress, here.progress) });
+      else if (job.status === 'completed') plan.finished.push(job.engine);
       else plan.failed.push({ engine: job.engine, message: job.error ?? 'Stem separation failed' });
     }
   }

@@ -185,7 +185,9 @@ export class StudioProjectController {
   private async applyServerState(server: Project): Promise<void> {
     const plan = planConvergence(server, this.getState().project);
     for (const job of plan.running) this.dispatch(jobProgressed(job));
-    for (const engine of plan.finished) this.dispatch(jobFinished({ engine }));
+    // The active engine's job is finished here once its stems have loaded (loadStoredStems): if that read
+    // fails, the job still shows running and the quiet-spell polling tries again.
+    for (const engine of plan.finished) if (!(plan.loadStems && engine === server.activeEngine)) this.dispatch(jobFinished({ engine }));
     for (const { engine, message } of plan.failed) {
       this.dispatch(jobFailed({ engine, message }));
       toaster.create({ title: 'Stem separation failed', description: message, type: 'error' });
@@ -228,7 +230,10 @@ export class StudioProjectController {
     const stems = await this.dispatch(projectsApi.endpoints.projectStems.initiate({ projectId }, { forceRefetch: true })).unwrap().catch(() => []);
     const now = this.getState().project;
     if (now.project?.id !== projectId) return;
-    if (now.stems.length && now.partialSeconds === null && now.stems[0]?.engine === engine) return;
+    if (now.stems.length && now.partialSeconds === null && now.stems[0]?.engine === engine) {
+      if (engine) this.dispatch(jobFinished({ engine }));
+      return;
+    }
     if (!stems.length) return;
     if (engine) this.dispatch(jobFinished({ engine }));
     await this.loadStems(projectId, stems, null);
