@@ -238,6 +238,8 @@ async function denoiseToFile(
     file.on('finish', resolve);
     file.on('error', reject);
   });
+  // Awaited after ffmpeg ends; a write error meanwhile (disk full) must not be an unhandled rejection that ends the process.
+  written.catch(() => undefined);
   try {
     await runFfmpeg({ ...run, args: ['-i', source, ...rawPcmOutput(channels)], onStdout: (chunk) => file.write(interleave(pass.push(pcm.push(chunk)))) });
     file.end(interleave(pass.end()));

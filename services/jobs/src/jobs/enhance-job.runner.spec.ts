@@ -10,7 +10,7 @@ import { RecordingJobEvents } from '../testing/recording-publishers';
 import { CancelJobUseCase, FINISHING } from './cancel-job.usecase';
 import { ENHANCEMENT_FAILED, EnhanceJobRunner, NOTHING_TO_ENHANCE, STEMS_CHANGED } from './enhance-job.runner';
 import { MasteringJobRunner } from './mastering-job.runner';
-import { gaveUpMessage, RunJobUseCase } from './run-job.usecase';
+import { gaveUpMessage, NOT_PROCESSED, RunJobUseCase } from './run-job.usecase';
 
 const MAX_DELIVER = 3;
 const prefix = enhanceJobPrefix('u1', 'p1', 'e1');
@@ -118,7 +118,7 @@ describe('RunJobUseCase: enhance jobs', () => {
     expect(events.types().at(-1)).toBe('job_failed');
   });
 
-  it('retries a failed attempt and fails the last one "Enhancement failed: …", leaving nothing under its folder and nothing handed to media', async () => {
+  it('retries a failed attempt and fails the last one "Enhancement failed: …" in plain words (the cause is logged), leaving nothing under its folder and nothing handed to media', async () => {
     storage.onPut = (key) => {
       if (key.endsWith('bass.flac')) throw new Error('MinIO unavailable');
     };
@@ -126,10 +126,10 @@ describe('RunJobUseCase: enhance jobs', () => {
     expect(storage.keys()).toEqual([]);
     expect(jobs.docs.get('e1')!.status).toBe('processing');
     expect(await useCase.execute(item(MAX_DELIVER))).toBe('give-up');
-    expect(jobs.docs.get('e1')).toMatchObject({ status: 'failed', error: `${ENHANCEMENT_FAILED}: MinIO unavailable` });
+    expect(jobs.docs.get('e1')).toMatchObject({ status: 'failed', error: `${ENHANCEMENT_FAILED}: ${NOT_PROCESSED}` });
     expect(storage.keys()).toEqual([]);
     expect(media.attached).toEqual([]);
-    expect(events.published.at(-1)!).toMatchObject({ type: 'job_failed', job: { error: 'Enhancement failed: MinIO unavailable' } });
+    expect(events.published.at(-1)!).toMatchObject({ type: 'job_failed', job: { error: 'Enhancement failed: the audio could not be processed' } });
   });
 
   it('fails, without running, the extra delivery JetStream makes when every attempt died', async () => {
@@ -189,17 +189,27 @@ describe('RunJobUseCase: enhance jobs', () => {
     expect(storage.keys()).toEqual([]);
   });
 
-  it('an attempt whose hand-over fails is retried from the start, and the next one can be cancelled again until it hands over', async () => {
+  it('an attempt whose hand-over answer is lost keeps its objects (media may already play them) and is retried; a cancel stays refused; the retry completes', async () => {
     media.onAttach = () => {
       media.onAttach = undefined;
       throw new Error('stemdeck.media.stems.enhanced.attach timed out');
     };
     expect(await useCase.execute(item(1))).toBe('retry');
-    expect(storage.keys()).toEqual([]);
+    expect(storage.keys()).toHaveLength(2);
     expect(jobs.docs.get('e1')).toMatchObject({ status: 'processing', finishing: true });
+    await expect(cancel.execute('u1', 'e1')).rejects.toMatchObject({ status: 409, message: FINISHING });
     expect(await useCase.execute(item(2))).toBe('done');
     expect(jobs.docs.get('e1')).toMatchObject({ status: 'completed', attempts: 2 });
     expect(media.attached).toHaveLength(1);
+    expect(storage.keys()).toHaveLength(2);
+  });
+
+  it('a job that fails for good after handing over keeps its objects (a stem may play them), and so does the extra delivery', async () => {
+    media.onAttach = () => {
+      throw new Error('stemdeck.media.stems.enhanced.attach timed out');
+    };
+    expect(await useCase.execute(item(MAX_DELIVER))).toBe('give-up');
+    expect(jobs.docs.get('e1')).toMatchObject({ status: 'failed', error: `${ENHANCEMENT_FAILED}: ${NOT_PROCESSED}` });
     expect(storage.keys()).toHaveLength(2);
   });
 });

@@ -28,6 +28,13 @@ export interface JobRunner {
 /** Fails the job at once (no retry): nothing another attempt could change. Its message is the user's. */
 export class NotRunnable extends Error {}
 
+/**
+ * A failure whose message is written for users (a cloud provider's refusal or its reason): the job's error
+ * shows it. Any other error's message (ffmpeg's stderr, a command line, an internal URL) stays in the log and
+ * the job says only that the audio could not be processed.
+ */
+export class ProviderFailure extends Error {}
+
 /** The job was cancelled or its project deleted while it ran: stop and leave nothing. */
 export class JobStopped extends Error {
   constructor() {

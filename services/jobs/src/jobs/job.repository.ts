@@ -26,7 +26,7 @@ export class JobRepository implements JobStore {
 
   async markProcessing(ownerId: string, jobId: string): Promise<void> {
     await this.jobs
-      .updateOne({ _id: jobId, ownerId, status: 'processing' }, { $inc: { attempts: 1 }, $set: { finishing: false, updatedAt: new Date() } })
+      .updateOne({ _id: jobId, ownerId, status: 'processing' }, { $inc: { attempts: 1 }, $set: { updatedAt: new Date() } })
       .exec();
   }
 

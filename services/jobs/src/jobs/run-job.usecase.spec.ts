@@ -8,6 +8,7 @@ import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { RecordingJobEvents } from '../testing/recording-publishers';
 import { CancelJobUseCase } from './cancel-job.usecase';
+import { ProviderFailure } from './job-runner';
 import { EnhanceJobRunner } from './enhance-job.runner';
 import { MASTERING_FAILED, MasteringJobRunner, soundingStems } from './mastering-job.runner';
 import { gaveUpMessage, RunJobUseCase } from './run-job.usecase';
@@ -128,9 +129,17 @@ describe('RunJobUseCase: mastering jobs', () => {
     expect(jobs.docs.get('j1')!.status).toBe('processing');
     expect(await useCase.execute(item(2))).toBe('retry');
     expect(await useCase.execute(item(MAX_DELIVER))).toBe('give-up');
-    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: 'Mastering failed: ffmpeg exited with code 1' });
+    // ffmpeg's own words (its stderr, command lines, internal urls) are logged, not shown to the user.
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: 'Mastering failed: the audio could not be processed' });
     expect(events.types().at(-1)).toBe('job_failed');
-    expect(events.published.at(-1)!.job.error).toBe('Mastering failed: ffmpeg exited with code 1');
+    expect(events.published.at(-1)!.job.error).toBe('Mastering failed: the audio could not be processed');
+  });
+
+  it("shows a cloud provider's own reason, written for users", async () => {
+    provider.failures = MAX_DELIVER;
+    provider.failure = new ProviderFailure('Dolby could not process the audio: The input file has no audio stream');
+    expect(await useCase.execute(item(MAX_DELIVER))).toBe('give-up');
+    expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: 'Mastering failed: Dolby could not process the audio: The input file has no audio stream' });
   });
 
   it('a redelivery after a restart finishes the job; a finished job is acknowledged without work', async () => {

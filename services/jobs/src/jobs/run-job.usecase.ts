@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JobWorkMessage } from '@stemdeck/proto';
 import { CLOCK, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
 import { jobObjectsPrefix, toJobRecord } from './job-record';
-import { JOB_RUNNERS, JobStopped, NotRunnable, type JobRunner, type JobRunners, type RunningJob } from './job-runner';
+import { JOB_RUNNERS, JobStopped, NotRunnable, ProviderFailure, type JobRunner, type JobRunners, type RunningJob } from './job-runner';
 import type { JobDocument } from './job.schema';
 import { JOBS_CONFIG, type JobConfig } from './jobs-settings';
 import { JOB_EVENTS, JOB_STORAGE, JOB_STORE, type JobEvents, type JobStorage, type JobStore } from './jobs.ports';
@@ -10,6 +10,12 @@ import { JOB_EVENTS, JOB_STORAGE, JOB_STORE, type JobEvents, type JobStorage, ty
 /** How often progress is stored and announced (each store also tells whether the job was cancelled or deleted). */
 export const PROGRESS_STORE_MS = 500;
 export const gaveUpMessage = (failure: string, attempts: number) => `${failure}: the jobs service stopped during each of ${attempts} attempts`;
+/** What a job's error says when the failure's own message is not for users (it is logged). */
+export const NOT_PROCESSED = 'the audio could not be processed';
+
+/** The user's words for a failure: a NotRunnable's or a provider's own message, else NOT_PROCESSED. */
+const userReason = (error: unknown): string =>
+  error instanceof NotRunnable || error instanceof ProviderFailure ? (error as Error).message.slice(0, 300) : NOT_PROCESSED;
 
 /**
  * One delivery of a job from the durable queue, whatever its type (the type's JobRunner does the work): the
@@ -17,7 +23,9 @@ export const gaveUpMessage = (failure: string, attempts: number) => `${failure}:
  * result stored, and the delivery acknowledged only then. A redelivery (the service restarted mid-job) runs
  * it again from the start: the keys are the job's, so it overwrites. Deliveries are bounded: after
  * JOBS_MAX_DELIVER failed attempts the job is failed; JetStream's one extra delivery (every attempt died)
- * fails it without running. A failed, cancelled or deleted job leaves no objects.
+ * fails it without running. A failed, cancelled or deleted job leaves no objects — except once it has begun
+ * finishing (handing its outputs to another service, which may already point at them): from then on its
+ * objects stay (a retry overwrites the same keys; project deletion removes them), and it cannot be cancelled.
  */
 @Injectable()
 export class RunJobUseCase {
@@ -39,33 +47,38 @@ export class RunJobUseCase {
     if (job.status !== 'processing') return 'done';
     const runner: JobRunner = this.runners[job.type];
     const attempts = this.config.JOBS_MAX_DELIVER;
+    // Whether its outputs may already be pointed at (an earlier delivery, or this one, began finishing).
+    const handover = { begun: job.finishing === true };
     if (item.deliveryCount > attempts) {
       this.logger.error(`job ${jobId}: every one of ${attempts} attempts died without answering; marking it failed`);
-      await this.failJob(job, gaveUpMessage(runner.failure, attempts));
+      await this.failJob(job, gaveUpMessage(runner.failure, attempts), handover.begun);
       return 'give-up';
     }
     await this.jobs.markProcessing(ownerId, jobId);
     this.events.publish({ type: 'job_progress', ownerId, job: toJobRecord(job) });
     const controller = new AbortController();
     try {
-      const result = await runner.run(job, this.running(job, item, controller));
+      const result = await runner.run(job, this.running(job, item, controller, handover));
       const completed = await this.jobs.complete(ownerId, jobId, result);
       if (!completed) throw new JobStopped();
       this.events.publish({ type: 'job_completed', ownerId, job: toJobRecord(completed) });
       return 'done';
     } catch (error) {
-      await this.removeObjects(job);
       if (error instanceof JobStopped || controller.signal.reason instanceof JobStopped) {
+        // Cancelled (only possible before the hand-over) or its project deleted: nothing can point at its objects.
+        await this.removeObjects(job);
         this.logger.log(`job ${jobId}: cancelled or its project deleted; stopped, its objects removed`);
         return 'done';
       }
+      // A NotRunnable after the hand-over began is the other service's definite "no" (nothing was attached).
+      if (!handover.begun || error instanceof NotRunnable) await this.removeObjects(job);
       const reason = (error as Error).message;
       if (!(error instanceof NotRunnable) && item.deliveryCount < attempts) {
         this.logger.warn(`job ${jobId} attempt ${item.deliveryCount} of ${attempts} failed: ${reason}`);
         return 'retry';
       }
       this.logger.warn(`job ${jobId} failed: ${reason}`);
-      await this.failJob(job, error instanceof NotRunnable ? reason : `${runner.failure}: ${reason.slice(0, 300)}`);
+      await this.failJob(job, error instanceof NotRunnable ? reason : `${runner.failure}: ${userReason(error)}`, handover.begun && !(error instanceof NotRunnable));
       return error instanceof NotRunnable ? 'done' : 'give-up';
     } finally {
       controller.abort();
@@ -73,7 +86,7 @@ export class RunJobUseCase {
   }
 
   /** The runner's view of this delivery: throttled progress that notices a cancel, uploads into the job's folder, the hand-over claim. */
-  private running(job: JobDocument, item: WorkItem<JobWorkMessage>, controller: AbortController): RunningJob {
+  private running(job: JobDocument, item: WorkItem<JobWorkMessage>, controller: AbortController, handover: { begun: boolean }): RunningJob {
     const { ownerId, _id: jobId } = job;
     const prefix = jobObjectsPrefix(job);
     let storedAt = this.clock.now();
@@ -107,14 +120,16 @@ export class RunJobUseCase {
       beginFinishing: async () => {
         controller.signal.throwIfAborted();
         if (!(await this.jobs.beginFinishing(ownerId, jobId))) throw new JobStopped();
+        handover.begun = true;
       },
     };
   }
 
-  /** The job failed for good: stored with its reason, its objects removed, the owner told. */
-  private async failJob(job: JobDocument, error: string): Promise<void> {
+  /** The job failed for good: stored with its reason, its objects removed (unless they may be pointed at), the owner told. */
+  private async failJob(job: JobDocument, error: string, keepObjects: boolean): Promise<void> {
     const failed = await this.jobs.fail(job.ownerId, job._id, error);
-    await this.removeObjects(job);
+    if (keepObjects) this.logger.warn(`job ${job._id}: failed after handing its outputs over; its objects stay (they may be what a stem plays)`);
+    else await this.removeObjects(job);
     if (failed) this.events.publish({ type: 'job_failed', ownerId: job.ownerId, job: toJobRecord(failed) });
   }
 

@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ProviderFailure } from '../jobs/job-runner';
 
 /*
  * Dolby.io Media Processing API client (auth, input upload, submit, poll, output download) for the Music
@@ -43,7 +44,8 @@ export const DOLBY_DEFAULTS = {
   retries: 3,
 } as const;
 
-export class DolbyError extends Error {}
+/** Dolby's refusal or reason, in words users can read (the job's error shows it). */
+export class DolbyError extends ProviderFailure {}
 
 type Kind = 'master' | 'enhance';
 

@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { ProviderFailure } from '../jobs/job-runner';
 
 /*
  * LANDR mastering: LANDR publishes NO public mastering API (its mastering is offered to partners under
@@ -21,7 +22,8 @@ export interface LandrConfig {
   retries: number;
 }
 
-export class LandrError extends Error {}
+/** LANDR's refusal or reason, in words users can read (the job's error shows it). */
+export class LandrError extends ProviderFailure {}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {

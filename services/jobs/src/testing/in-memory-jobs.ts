@@ -26,7 +26,7 @@ export class InMemoryJobs implements JobStore {
 
   async markProcessing(ownerId: string, jobId: string): Promise<void> {
     const doc = this.docs.get(jobId);
-    if (doc && doc.ownerId === ownerId && doc.status === 'processing') Object.assign(doc, { attempts: doc.attempts + 1, finishing: false });
+    if (doc && doc.ownerId === ownerId && doc.status === 'processing') Object.assign(doc, { attempts: doc.attempts + 1 });
   }
 
   setProgress(ownerId: string, jobId: string, progress: number): Promise<JobDocument | null> {
