@@ -62,7 +62,10 @@ export function useFollowedJob(type: JobType, projectId: string | null, blocked:
     dispatch(jobsApi.util.invalidateTags(['Jobs']));
   }, [job, dispatch, words]);
 
+  // The project a start request belongs to: its answer is dropped when another project was opened meanwhile.
+  const currentProject = useRef(projectId);
   useEffect(() => {
+    currentProject.current = projectId;
     setStartedJobId(null);
     setStartError(null);
   }, [projectId]);
@@ -78,6 +81,7 @@ export function useFollowedJob(type: JobType, projectId: string | null, blocked:
     setStartError(null);
     try {
       const created = await request();
+      if (created.projectId !== currentProject.current) return;
       seen.current = { id: created.id, status: 'processing' };
       void dispatch(jobsApi.util.upsertQueryData('getJob', created.id, created));
       setStartedJobId(created.id);
