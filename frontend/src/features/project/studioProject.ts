@@ -73,6 +73,10 @@ export class StudioProjectController {
   private requesting = 0;
   /** Version switches run one after another (the last one made wins). */
   private versionSwitches: Promise<void> = Promise.resolve();
+  /** Per stem, how many version switches were made here: a server read that began before one must not undo it. */
+  private readonly switchGenerations = new Map<string, number>();
+  /** Per stem, version switches made here and not answered yet. */
+  private readonly switchesInFlight = new Map<string, number>();
 
   constructor(
     private readonly dispatch: AppDispatch,
@@ -269,8 +273,12 @@ export class StudioProjectController {
   switchVersion(id: string, version: MixerStem['version']): Promise<void> {
     const before = this.stemById(id);
     if (!before?.enhanced || before.version === version) return this.versionSwitches;
+    this.switchGenerations.set(id, (this.switchGenerations.get(id) ?? 0) + 1);
+    this.switchesInFlight.set(id, (this.switchesInFlight.get(id) ?? 0) + 1);
     this.dispatch(stemVersionChanged({ id, version, url: before.url, enhanced: before.enhanced }));
-    const run = this.versionSwitches.then(() => this.saveVersion(before, version));
+    const run = this.versionSwitches
+      .then(() => this.saveVersion(before, version))
+      .finally(() => this.switchesInFlight.set(id, (this.switchesInFlight.get(id) ?? 1) - 1));
     this.versionSwitches = run.catch(() => undefined);
     return run;
   }
@@ -303,9 +311,12 @@ export class StudioProjectController {
   private async syncVersions(): Promise<void> {
     const { project, stems, partialSeconds } = this.getState().project;
     if (!project || !stems.length || partialSeconds !== null) return;
+    const generations = new Map(this.switchGenerations);
     const server = await this.dispatch(projectsApi.endpoints.projectStems.initiate({ projectId: project.id }, { forceRefetch: true })).unwrap().catch(() => []);
     for (const stem of server) {
       const here = this.stemById(stem.id);
+      // Switched here while the read was on its way: this tab's switch is newer than what the read saw.
+      if ((this.switchGenerations.get(stem.id) ?? 0) !== (generations.get(stem.id) ?? 0) || (this.switchesInFlight.get(stem.id) ?? 0) > 0) continue;
       if (!here || (here.version === stem.version && here.url === stem.url && here.enhanced?.jobId === stem.enhanced?.jobId)) continue;
       this.playVersion(stem, true);
     }
