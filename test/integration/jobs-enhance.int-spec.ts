@@ -1,4 +1,5 @@
 import { CSRF } from '../support/env';
+import { followJob } from '../support/jobs';
 import { listen, makeClip, objectKeys, ownerIdOf, uploadSeparated } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 
@@ -46,19 +47,6 @@ const bytesOf = async (agent: SignedInAgent, url: string) => {
   return Buffer.from(await response.arrayBuffer());
 };
 
-/** Polls the job until `done`, keeping every progress it read. */
-async function followJob(agent: SignedInAgent, id: string, done: (job: Job) => boolean, timeoutMs = 90_000): Promise<{ job: Job; progress: number[] }> {
-  const until = Date.now() + timeoutMs;
-  const progress: number[] = [];
-  for (;;) {
-    const job = (await (await agent.fetch(`/api/jobs/${id}`)).json()) as Job;
-    progress.push(job.progress);
-    if (done(job)) return { job, progress };
-    if (Date.now() > until) throw new Error(`job ${id} still ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe('Enhancement: local enhance jobs on a project\'s stems through the gateway', () => {
   let demo: SignedInAgent;
   let rival: SignedInAgent;
@@ -80,7 +68,7 @@ describe('Enhancement: local enhance jobs on a project\'s stems through the gate
       const job = (await created.json()) as Job;
       expect(job).toMatchObject({ id: expect.any(String), projectId, type: 'enhance', provider: 'local', status: 'processing', progress: 0 });
 
-      const { job: done, progress } = await followJob(demo, job.id, (seen) => seen.status !== 'processing');
+      const { job: done, progress } = await followJob<Job>(demo, job.id, (seen) => seen.status !== 'processing');
       completed = done;
       expect(done).toMatchObject({ status: 'completed', progress: 100 });
       expect(progress).toEqual([...progress].sort((a, b) => a - b));

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CSRF } from '../support/env';
+import { followJob } from '../support/jobs';
 import { fixturePath, listen, makeClip, objectKeys, ownerIdOf, uploadSeparated } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 
@@ -28,15 +29,8 @@ interface Job {
 
 const startMastering = (agent: SignedInAgent, body: unknown) => agent.fetch('/api/jobs/landr-master', { method: 'POST', headers: json, body: JSON.stringify(body) });
 
-async function waitForJob(agent: SignedInAgent, id: string, done: (job: Job) => boolean, timeoutMs = 60_000): Promise<Job> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const job = (await (await agent.fetch(`/api/jobs/${id}`)).json()) as Job;
-    if (done(job)) return job;
-    if (Date.now() > until) throw new Error(`job ${id} still ${JSON.stringify(job)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const waitForJob = async (agent: SignedInAgent, id: string, done: (job: Job) => boolean, timeoutMs = 60_000): Promise<Job> =>
+  (await followJob<Job>(agent, id, done, timeoutMs)).job;
 
 describe('AI Mastering: local full-mix masters through the gateway', () => {
   let demo: SignedInAgent;
