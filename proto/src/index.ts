@@ -8,7 +8,11 @@ export * from './services';
 export * from './health';
 // The zod enums in media.ts and jobs.ts carry the same names as vocabulary.ts's types (and equal them).
 export {
+  AUDIO_EXPORT_FORMATS,
   ENGINE_NAMES,
+  EXPORT_MASTERINGS,
+  EXPORT_STATUSES,
+  EXPORT_TYPES,
   ENHANCEMENTS,
   JOB_PROVIDERS,
   JOB_STATUSES,
@@ -20,9 +24,12 @@ export {
   MASTERING_INTENSITY_MIN,
   MASTERING_STYLES,
   MAX_UPLOAD_BYTES,
+  PROJECT_EXPORT_FORMATS,
   PROJECT_NAME_MAX,
   PROJECT_SOURCES,
   SEPARATION_JOB_STATUSES,
+  SHARE_LINK_MAX_DAYS,
+  SHARE_LINK_STATUSES,
   STEM_TYPES,
   STEM_VERSIONS,
   STEM_VOLUME_MAX_DB,
@@ -34,5 +41,6 @@ export {
 } from './vocabulary';
 export * from './media';
 export * from './jobs';
+export * from './export';
 export * from './live';
 export * from './storage-keys';

@@ -22,3 +22,6 @@ export const masterKey = (ownerId: string, projectId: string, jobId: string): st
 /** An enhance job's outputs (one enhanced version per target stem) live in its own folder, removed as one prefix. */
 export const enhancedPrefix = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}enhanced/`;
 export const enhanceJobPrefix = (ownerId: string, projectId: string, jobId: string): string => `${enhancedPrefix(ownerId, projectId)}${jobId}/`;
+/** An export's file lives in its own folder under the project, so expiry, failure and project deletion remove it by prefix. */
+export const exportsPrefix = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}exports/`;
+export const exportPrefix = (ownerId: string, projectId: string, exportId: string): string => `${exportsPrefix(ownerId, projectId)}${exportId}/`;

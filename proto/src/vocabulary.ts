@@ -63,3 +63,35 @@ export type Enhancement = (typeof ENHANCEMENTS)[number];
 /** Which of a stem's versions the mixer plays: the separated original, or its newest enhanced version. */
 export const STEM_VERSIONS = ['original', 'enhanced'] as const;
 export type StemVersion = (typeof STEM_VERSIONS)[number];
+
+/** Export & Share: what an audio export holds (every stem, one rendered mix, or the listed stems). */
+export const EXPORT_TYPES = ['individual', 'full-mix', 'selected'] as const;
+export type ExportType = (typeof EXPORT_TYPES)[number];
+
+/**
+ * Audio export formats: wav-24-48 PCM 24-bit 48 kHz; wav-16-44 PCM 16-bit 44.1 kHz with TPDF dither;
+ * aiff-24-48 big-endian PCM 24-bit 48 kHz; mp3-320 CBR 320 kbps; flac lossless at the stems' rate.
+ */
+export const AUDIO_EXPORT_FORMATS = ['wav-24-48', 'wav-16-44', 'aiff-24-48', 'mp3-320', 'flac'] as const;
+export type AudioExportFormat = (typeof AUDIO_EXPORT_FORMATS)[number];
+
+/**
+ * Which variant of the audio: raw (the versions the mixer plays, unmastered), landr (the latest completed
+ * mastering result), dolby (the latest enhanced stems), both (the mastered and the enhanced variants).
+ */
+export const EXPORT_MASTERINGS = ['raw', 'landr', 'dolby', 'both'] as const;
+export type ExportMastering = (typeof EXPORT_MASTERINGS)[number];
+
+/** Project data for other tools: Spotify-style analysis, the OSC/MIDI map, TouchDesigner and Resolume kits. */
+export const PROJECT_EXPORT_FORMATS = ['spotifyJson', 'oscMidiConfig', 'touchdesigner', 'resolume'] as const;
+export type ProjectExportFormat = (typeof PROJECT_EXPORT_FORMATS)[number];
+
+/** An export's life: processing, then completed (downloadable until it expires) or failed. */
+export const EXPORT_STATUSES = ['processing', 'completed', 'failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** A share link is active until it expires or its owner revokes it. */
+export const SHARE_LINK_STATUSES = ['active', 'expired', 'revoked'] as const;
+export type ShareLinkStatus = (typeof SHARE_LINK_STATUSES)[number];
+/** Share link expiry: none, or 1–365 days. */
+export const SHARE_LINK_MAX_DAYS = 365;

@@ -1,4 +1,23 @@
-import { databaseConfigShape, natsConfigShape, storageConfigShape, loadConfig } from '@stemdeck/platform';
+import { databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
+import { z } from 'zod';
 
-export const loadExportConfig = () => loadConfig({ ...natsConfigShape, ...databaseConfigShape, ...storageConfigShape });
+export const exportConfigShape = {
+  ...natsConfigShape,
+  ...databaseConfigShape,
+  ...storageConfigShape,
+  /** An export without a heartbeat for this long is redelivered to another worker. */
+  EXPORT_ACK_WAIT_MS: env.int(30_000, 1000),
+  /** Attempts an export gets before it is marked failed. */
+  EXPORT_MAX_DELIVER: env.int(3, 1),
+  /** Scratch space for files being built (removed after each export). */
+  EXPORT_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-export'),
+  /** How long a finished export stays downloadable. */
+  EXPORT_TTL_MINUTES: env.int(24 * 60, 1),
+  /** How often expired exports are removed. */
+  EXPORT_SWEEP_INTERVAL_MS: env.int(5 * 60_000, 1000),
+};
+
+export const loadExportConfig = (source: NodeJS.ProcessEnv = process.env) => loadConfig(exportConfigShape, source);
 export type ExportConfig = ReturnType<typeof loadExportConfig>;
+/** The configuration as the export service's providers inject it. */
+export const EXPORT_CONFIG = Symbol('ExportConfig');

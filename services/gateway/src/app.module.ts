@@ -15,11 +15,15 @@ import { LiveHub } from './live/live.hub';
 import { OwnSocketsRelay } from './live/own-sockets.relay';
 import { MediaEventsRelay } from './live/media-events.relay';
 import { StemUpdateCommand } from './live/stem-update.command';
+import { ExportClient } from './export/export.client';
+import { ExportController } from './export/export.controller';
 import { JobsClient } from './jobs/jobs.client';
 import { JobsController } from './jobs/jobs.controller';
 import { JobEventsRelay } from './live/job-events.relay';
 import { MediaClient } from './media/media.client';
 import { ProjectsController } from './projects/projects.controller';
+import { PublicShareController } from './sharing/public-share.controller';
+import { SharingController } from './sharing/sharing.controller';
 import { MultipartUploadAdapter } from './uploads/multipart-upload.adapter';
 import { ReceiveUploadUseCase } from './uploads/receive-upload.usecase';
 import { UploadController } from './uploads/upload.controller';
@@ -39,7 +43,16 @@ export class AppModule {
         ServiceKitModule.forRoot({ service: 'gateway', mongodbUri: config.MONGODB_URI, storage: config }),
         NatsModule.forRoot(config.NATS_URL),
       ],
-      controllers: [AuthController, HealthController, UploadController, ProjectsController, JobsController],
+      controllers: [
+        AuthController,
+        HealthController,
+        UploadController,
+        ProjectsController,
+        JobsController,
+        ExportController,
+        SharingController,
+        PublicShareController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         {
@@ -62,6 +75,7 @@ export class AppModule {
         StemUpdateCommand,
         MediaClient,
         JobsClient,
+        ExportClient,
         MultipartUploadAdapter,
         ReceiveUploadUseCase,
         ...CLOCK_AND_ID_BINDINGS,
