@@ -162,7 +162,13 @@ export const ShareLinkReply = replyOf(ShareLinkRecord);
 
 /** Who shared what: a token resolves to its project's owner and id while active; 410 when revoked or expired, 404 unknown. */
 export const ResolveShareLinkRequest = z.object({ token: z.string().min(1).max(200) });
-export const ResolvedShareLink = z.object({ ownerId: z.string(), projectId: z.string(), linkId: z.string() });
+export const ResolvedShareLink = z.object({
+  ownerId: z.string(),
+  projectId: z.string(),
+  linkId: z.string(),
+  /** When the link stops working (what the public view shows); null: until revoked. */
+  expiresAt: z.string().nullable(),
+});
 export type ResolvedShareLink = z.infer<typeof ResolvedShareLink>;
 export const ResolvedShareLinkReply = replyOf(ResolvedShareLink);
 
