@@ -9,14 +9,21 @@ import { parseByteRange } from './byte-range';
  * Streams an owned object to its owner with HTTP range support, so the player can seek without
  * downloading everything. The bucket is never public; the gateway checks ownership before calling this.
  */
-export async function serveObject(req: Request, res: Response, storage: ObjectStorageAdapter, location: ObjectLocation): Promise<void> {
+export async function serveObject(
+  req: Request,
+  res: Response,
+  storage: ObjectStorageAdapter,
+  location: ObjectLocation,
+  /** `cacheControl`: what may keep the answer (a share link's audio: nothing, so a revoked link stops at once). */
+  options: { cacheControl?: string } = {},
+): Promise<void> {
   const info = await storage.stat(location.objectKey);
   if (!info) throw new DomainError(404, 'File not found');
   const etag = `"${info.etag}"`;
   res.setHeader('Accept-Ranges', 'bytes');
   res.setHeader('ETag', etag);
   res.setHeader('Last-Modified', info.lastModified.toUTCString());
-  res.setHeader('Cache-Control', 'private, no-cache');
+  res.setHeader('Cache-Control', options.cacheControl ?? 'private, no-cache');
   res.setHeader('Content-Type', location.contentType);
   res.setHeader('Content-Disposition', `inline; filename="${location.fileName.replace(/["\\\r\n]/g, '_')}"`);
   if (req.headers['if-none-match'] === etag) {
