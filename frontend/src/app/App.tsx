@@ -5,6 +5,7 @@ import { CollaboratePage } from '../features/collaborate/CollaboratePage';
 import { LandingPage } from '../features/landing/LandingPage';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { OSC_BRIDGE_HELP_PATH, OscBridgeHelpPage } from '../features/pads/OscBridgeHelpPage';
+import { SharedProjectPage } from '../features/share/SharedProjectPage';
 import { StudioHomePage } from '../features/studio-home/StudioHomePage';
 import { StudioScreen } from '../features/studio/StudioScreen';
 import { LoadingScreen } from '../ui/LoadingScreen';
@@ -45,7 +46,10 @@ function Studio() {
   return isSignedIn ? <StudioScreen /> : <StudioHomePage signedIn={false} />;
 }
 
-/** The routes: the landing page, the studio (/app, /create, /studio), /music open to everyone, the OSC bridge help, collaboration, and not found. */
+/**
+ * The routes: the landing page, the studio (/app, /create, /studio), /music open to everyone, the OSC bridge
+ * help, collaboration, a shared project's public player (/s/:token, signed out too), and not found.
+ */
 export function App() {
   return (
     <Routes>
@@ -63,6 +67,7 @@ export function App() {
       />
       <Route path={OSC_BRIDGE_HELP_PATH} element={<OscBridgeHelpPage />} />
       <Route path="/collaborate" element={<SignedInOnly><CollaboratePage /></SignedInOnly>} />
+      <Route path="/s/:token" element={<SharedProjectPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

@@ -7,6 +7,7 @@ const PANELS: Record<string, ComponentType> = {
   separator: lazy(() => import('./UploadAndSplitSection').then((m) => ({ default: m.UploadAndSplitSection }))),
   pads: lazy(() => import('../pads/CreateMusicPanel').then((m) => ({ default: m.CreateMusicPanel }))),
   mastering: lazy(() => import('../mastering/MasteringPanel').then((m) => ({ default: m.MasteringPanel }))),
+  export: lazy(() => import('../export/ExportSection').then((m) => ({ default: m.ExportSection }))),
 };
 
 /** Heading and subtitle of the active section, then its panel; an unknown id says so. */

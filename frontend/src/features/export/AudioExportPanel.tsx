@@ -1,0 +1,151 @@
+import { Button, Card, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { skipToken } from '@reduxjs/toolkit/query';
+import { AUDIO_EXPORT_FORMATS, EXPORT_MASTERINGS, EXPORT_TYPES, type AudioExportFormat, type ExportMastering, type ExportType, type StemType } from '@stemdeck/proto/vocabulary';
+import { FileAudio } from 'lucide-react';
+import { useState } from 'react';
+import { useAppSelector } from '../../app/hooks';
+import { toaster } from '../../ui/toaster';
+import { STEM_NAMES } from '../mastering/enhanceState';
+import { useProjectBlocker } from '../mastering/useFollowedJob';
+import { NO_PROJECT } from '../mastering/jobState';
+import { startDownload } from './download';
+import { useExportAudioMutation, useExportOptionsQuery } from './exportApi';
+import { AUDIO_FORMAT_NAMES, audioExportBlocker, EXPORT_TYPE_NAMES, EXPORT_WORDS, failureDescription, MASTERING_NAMES, selectedStemIds } from './exportState';
+
+export const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
+
+/**
+ * "Audio Export": what to export (the full mix, every stem, or the ticked ones), in which format, and which
+ * variant (unmastered, the latest master, the latest enhancement, or both — the ones that do not exist yet
+ * are disabled with what to run first). The answer's file downloads by itself.
+ */
+export function AudioExportPanel() {
+  const project = useAppSelector((state) => state.project.project);
+  const stems = useAppSelector((state) => state.project.stems);
+  const projectBlocked = useProjectBlocker();
+  const [exportType, setExportType] = useState<ExportType>('full-mix');
+  const [format, setFormat] = useState<AudioExportFormat>('wav-24-48');
+  const [mastering, setMastering] = useState<ExportMastering>('raw');
+  const [selectedTypes, setSelectedTypes] = useState<StemType[]>([]);
+  const [lastError, setLastError] = useState<string | null>(null);
+  const { currentData: options } = useExportOptionsQuery(project && !projectBlocked ? project.id : skipToken, { refetchOnMountOrArgChange: true });
+  const [exportAudio, { isLoading: exporting }] = useExportAudioMutation();
+
+  const choice = { exportType, format, mastering, selectedTypes };
+  const blocked = audioExportBlocker(choice, projectBlocked, options);
+
+  const send = async () => {
+    if (!project || blocked) return;
+    setLastError(null);
+    try {
+      const answer = await exportAudio({ projectId: project.id, exportType, format, mastering, stems: selectedStemIds(choice, stems) }).unwrap();
+      startDownload(answer.downloadUrl, answer.filename);
+      toaster.create({ ...EXPORT_WORDS.audioDone, description: answer.filename });
+    } catch (error) {
+      const description = failureDescription(EXPORT_WORDS.audioFailed.description, error);
+      setLastError(description);
+      toaster.create({ ...EXPORT_WORDS.audioFailed, description });
+    }
+  };
+
+  const toggleStem = (type: StemType, on: boolean) => setSelectedTypes((types) => (on ? [...types.filter((t) => t !== type), type] : types.filter((t) => t !== type)));
+
+  return (
+    <Card.Root data-testid="audio-export-panel">
+      <Card.Body>
+        <Stack gap="4">
+          <Text fontWeight="semibold" fontSize="lg">
+            Audio Export
+          </Text>
+          <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
+            <Stack gap="1">
+              <label htmlFor="export-type">
+                <Text fontSize="sm">Export</Text>
+              </label>
+              <select id="export-type" value={exportType} onChange={(event) => setExportType(event.target.value as ExportType)} style={selectStyle}>
+                {EXPORT_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {EXPORT_TYPE_NAMES[type]}
+                  </option>
+                ))}
+              </select>
+            </Stack>
+            <Stack gap="1">
+              <label htmlFor="export-format">
+                <Text fontSize="sm">Format</Text>
+              </label>
+              <select id="export-format" value={format} onChange={(event) => setFormat(event.target.value as AudioExportFormat)} style={selectStyle}>
+                {AUDIO_EXPORT_FORMATS.map((name) => (
+                  <option key={name} value={name}>
+                    {AUDIO_FORMAT_NAMES[name]}
+                  </option>
+                ))}
+              </select>
+            </Stack>
+          </SimpleGrid>
+          {exportType === 'selected' && (
+            <fieldset data-testid="export-stems">
+              <legend>
+                <Text fontSize="sm">Stems</Text>
+              </legend>
+              {stems.length === 0 ? (
+                <Text fontSize="sm" color="fg.muted">
+                  No stems yet
+                </Text>
+              ) : (
+                <HStack gap="4" wrap="wrap">
+                  {stems.map((stem) => (
+                    <label key={stem.id} style={{ display: 'flex', gap: 6, alignItems: 'center' }}>
+                      <input type="checkbox" checked={selectedTypes.includes(stem.type)} onChange={(event) => toggleStem(stem.type, event.target.checked)} data-testid={`export-stem-${stem.type}`} />
+                      <Text fontSize="sm">{STEM_NAMES[stem.type]}</Text>
+                    </label>
+                  ))}
+                </HStack>
+              )}
+            </fieldset>
+          )}
+          <fieldset data-testid="export-mastering">
+            <legend>
+              <Text fontSize="sm">Version</Text>
+            </legend>
+            <Stack gap="2" mt="1">
+              {EXPORT_MASTERINGS.map((variant) => {
+                const availability = options?.variants[variant];
+                const unavailable = availability !== undefined && !availability.available;
+                return (
+                  <Stack key={variant} gap="0" data-testid={`variant-${variant}`} data-available={availability ? String(availability.available) : 'unknown'}>
+                    <label style={{ display: 'flex', gap: 8, alignItems: 'center', opacity: unavailable ? 0.75 : 1 }}>
+                      <input type="radio" name="export-mastering" value={variant} checked={mastering === variant} disabled={unavailable} onChange={() => setMastering(variant)} />
+                      <Text fontSize="sm">{MASTERING_NAMES[variant]}</Text>
+                    </label>
+                    {unavailable && availability.reason && (
+                      <Text fontSize="xs" color="fg.muted" ps="6" data-testid={`variant-${variant}-reason`}>
+                        {availability.reason}
+                      </Text>
+                    )}
+                  </Stack>
+                );
+              })}
+            </Stack>
+          </fieldset>
+          <HStack gap="4" wrap="wrap">
+            <Button colorPalette="purple" disabled={blocked !== null || exporting} onClick={() => void send()} data-testid="export-audio">
+              <FileAudio />
+              {exporting ? 'Exporting...' : 'Export Audio'}
+            </Button>
+          </HStack>
+          {blocked && blocked !== NO_PROJECT && !exporting && (
+            <Text fontSize="sm" color="fg.muted" data-testid="export-audio-blocked">
+              {blocked}
+            </Text>
+          )}
+          {lastError && !exporting && (
+            <Text fontSize="sm" color="fg.error" data-testid="export-audio-error">
+              {lastError}
+            </Text>
+          )}
+        </Stack>
+      </Card.Body>
+    </Card.Root>
+  );
+}
