@@ -1,7 +1,7 @@
 export { masterAudioFile, meetsTargets, type MasterAudioFileOptions, type MasteringResult } from './master';
 export { mixAudioFiles, type MixAudioFilesOptions, type MixResult, type MixStem } from './mix';
 export { measureCharacter, measureR128, scanSamples, type CharacterStats, type LoudnessStats, type MeasureOptions } from './measure';
-export { CLIP_LEVEL } from './tool';
+export { CLIP_LEVEL, runFfmpeg, startFfmpeg, type FfmpegProcess, type FfmpegRun } from './tool';
 export {
   COMPRESSOR_INPUT_LUFS,
   isMasteringIntensity,

@@ -1,0 +1,204 @@
+import { rm } from 'node:fs/promises';
+import { MediaToolError, probeMedia, runFfmpeg, type MediaProbe } from '@stemdeck/audio';
+import type { ObjectStorageAdapter } from '@stemdeck/platform';
+import type { AudioExportFormat } from '@stemdeck/proto';
+import type { AudioRenderer, AudioTags, RenderProgress, RenderStem } from './audio-renderer';
+import { mixGains } from './mix-gain';
+
+/** How the renderer reaches stored audio: a short-lived URL that ffmpeg streams with range requests. */
+export type StoredAudio = Pick<ObjectStorageAdapter, 'presignedReadUrl'>;
+
+/** Rates an MPEG-1 Layer III stream has (320 kbps exists only there). */
+const MP3_RATES = [32_000, 44_100, 48_000];
+/** soxr at 28 bits ("very high quality"): its passband ripple and stopband sit far below a 24-bit file's floor. */
+const SOXR = 'resampler=soxr:precision=28';
+
+interface FormatSpec {
+  /** ffmpeg's muxer name (the output path's extension is not trusted: the caller may write to a temporary name). */
+  muxer: string;
+  /** The output's rate: a fixed one, or the source's (`null`), moved to 48 kHz when `rates` does not have it. */
+  sampleRate: number | null;
+  rates?: readonly number[];
+  /** The sample format of the one conversion at the end of the float pipeline, and whether it is dithered. */
+  sampleFormat: 's16' | 's32' | 'fltp';
+  dither: boolean;
+  codec: string[];
+  tags(tags: AudioTags): string[];
+}
+
+const meta = (key: string, value: string | number | null) => (value === null || value === '' ? [] : ['-metadata', `${key}=${value}`]);
+/** ID3's TBPM is a whole number; elsewhere the tempo keeps up to two decimals. */
+const bpmText = (bpm: number | null) => (bpm === null || !Number.isFinite(bpm) ? null : String(Math.round(bpm * 100) / 100));
+const id3Bpm = (bpm: number | null) => (bpm === null || !Number.isFinite(bpm) ? null : Math.round(bpm));
+
+/**
+ * WAV's INFO list has a title (INAM) but no tempo or key field: both go into its comment (ICMT) as
+ * "BPM 120 · Key A minor", which DAWs and file browsers show.
+ */
+function wavComment(tags: AudioTags): string | null {
+  const parts = [bpmText(tags.bpm) && `BPM ${bpmText(tags.bpm)}`, tags.key && `Key ${tags.key}`].filter(Boolean);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** ID3v2.3 (the version every player and DAW reads): TIT2 title, TBPM tempo, TKEY key. */
+const id3Tags = (tags: AudioTags) => [...meta('title', tags.title), ...meta('TBPM', id3Bpm(tags.bpm)), ...meta('TKEY', tags.key), '-id3v2_version', '3'];
+
+export const FORMAT_SPECS: Readonly<Record<AudioExportFormat, FormatSpec>> = {
+  'wav-24-48': {
+    muxer: 'wav',
+    sampleRate: 48_000,
+    sampleFormat: 's32',
+    dither: false,
+    codec: ['-c:a', 'pcm_s24le', '-rf64', 'auto'],
+    tags: (tags) => [...meta('title', tags.title), ...meta('comment', wavComment(tags))],
+  },
+  'wav-16-44': {
+    muxer: 'wav',
+    sampleRate: 44_100,
+    sampleFormat: 's16',
+    dither: true,
+    codec: ['-c:a', 'pcm_s16le', '-rf64', 'auto'],
+    tags: (tags) => [...meta('title', tags.title), ...meta('comment', wavComment(tags))],
+  },
+  // AIFF's own chunks hold a name (NAME) only; the tempo and key ride in an ID3 chunk, as Logic and iTunes write them.
+  'aiff-24-48': {
+    muxer: 'aiff',
+    sampleRate: 48_000,
+    sampleFormat: 's32',
+    dither: false,
+    codec: ['-c:a', 'pcm_s24be', '-write_id3v2', '1'],
+    tags: id3Tags,
+  },
+  // Constant 320 kbps (a bitrate without a quality setting is CBR for LAME), fed float so the encoder does the only rounding.
+  'mp3-320': {
+    muxer: 'mp3',
+    sampleRate: null,
+    rates: MP3_RATES,
+    sampleFormat: 'fltp',
+    dither: false,
+    codec: ['-c:a', 'libmp3lame', '-b:a', '320k'],
+    tags: id3Tags,
+  },
+  // Lossless at the stems' own rate, 24-bit; Vorbis comments TITLE, BPM and KEY.
+  flac: {
+    muxer: 'flac',
+    sampleRate: null,
+    sampleFormat: 's32',
+    dither: false,
+    codec: ['-c:a', 'flac', '-bits_per_raw_sample', '24'],
+    tags: (tags) => [...meta('title', tags.title), ...meta('BPM', bpmText(tags.bpm)), ...meta('KEY', tags.key)],
+  },
+};
+
+/** The rate a format is written at for a source at `sourceRate`. */
+export function outputRate(format: AudioExportFormat, sourceRate: number): number {
+  const spec = FORMAT_SPECS[format];
+  if (spec.sampleRate !== null) return spec.sampleRate;
+  return !spec.rates || spec.rates.includes(sourceRate) ? sourceRate : 48_000;
+}
+
+/** The last filter of every graph: the rate change (soxr, skipped when the rate stays) and the one quantisation. */
+function finalConversion(format: AudioExportFormat, sourceRate: number): string {
+  const spec = FORMAT_SPECS[format];
+  // Triangular (TPDF) dither of ±1 LSB, added at the conversion to 16 bits and nowhere else.
+  const dither = spec.dither ? ':dither_method=triangular' : '';
+  return `aresample=${outputRate(format, sourceRate)}:${SOXR}:osf=${spec.sampleFormat}${dither}`;
+}
+
+/** A stereo float stream from any input: a mono one copied to both sides at full level (as the browser plays it). */
+function toStereoFloat(probe: MediaProbe): string {
+  return probe.audio!.channels === 1
+    ? 'aformat=sample_fmts=fltp:channel_layouts=mono,pan=stereo|c0=c0|c1=c0'
+    : 'aformat=sample_fmts=fltp:channel_layouts=stereo';
+}
+
+/**
+ * The AudioRenderer on ffmpeg: stored objects are read by ffmpeg itself over presigned URLs (streamed, nothing
+ * whole-song in Node), decoded to float, mixed and resampled in float (soxr) and quantised once at the end, in
+ * one ffmpeg process per output file. Progress is ffmpeg's `-progress` out_time against the probed duration.
+ * A failed render leaves no output file behind.
+ */
+export class FfmpegAudioRenderer implements AudioRenderer {
+  constructor(
+    private readonly storage: StoredAudio,
+    private readonly tools: { ffmpeg?: string; ffprobe?: string } = {},
+  ) {}
+
+  async convert(source: { objectKey: string }, format: AudioExportFormat, tags: AudioTags, outPath: string, onProgress?: RenderProgress): Promise<void> {
+    const input = await this.open(source.objectKey);
+    const graph = `[0:a:0]aformat=sample_fmts=fltp,${finalConversion(format, input.probe.audio!.sampleRate)}[out]`;
+    await this.render([input.url], graph, format, tags, outPath, input.probe.durationSeconds, onProgress);
+  }
+
+  async mix(stems: readonly RenderStem[], format: AudioExportFormat, tags: AudioTags, outPath: string, onProgress?: RenderProgress): Promise<void> {
+    if (stems.length === 0) throw new MediaToolError('Nothing to mix: no stems given', '');
+    const gains = mixGains(stems);
+    let sounding = stems.map((stem, index) => ({ stem, gain: gains[index] })).filter((entry) => entry.gain > 0);
+    // Everything muted: the mix is silence as long as the song (one stem at gain 0 gives the length).
+    if (sounding.length === 0) sounding = [{ stem: stems[0], gain: 0 }];
+    const inputs = await Promise.all(sounding.map((entry) => this.open(entry.stem.objectKey)));
+    // The stems meet at the first one's rate; one that differs is brought to it by soxr before the sum.
+    const mixRate = inputs[0].probe.audio!.sampleRate;
+    const prepared = inputs.map((input, i) => {
+      const steps = [toStereoFloat(input.probe)];
+      if (input.probe.audio!.sampleRate !== mixRate) steps.push(`aresample=${mixRate}:${SOXR}`, 'aformat=sample_fmts=fltp');
+      if (sounding[i].gain !== 1) steps.push(`volume=${sounding[i].gain.toPrecision(17)}:precision=float`);
+      return `[${i}:a:0]${steps.join(',')}[s${i}]`;
+    });
+    // A plain sum (normalize=0: amix would otherwise divide by the number of inputs), as long as the longest stem;
+    // no limiter or normalisation after it: what goes over full scale clips at the final conversion, as it would
+    // at the browser's output.
+    const sum = `${inputs.map((_, i) => `[s${i}]`).join('')}amix=inputs=${inputs.length}:normalize=0:duration=longest:dropout_transition=0`;
+    const graph = `${prepared.join(';')};${sum},${finalConversion(format, mixRate)}[out]`;
+    const duration = Math.max(...inputs.map((input) => input.probe.durationSeconds));
+    await this.render(
+      inputs.map((input) => input.url),
+      graph,
+      format,
+      tags,
+      outPath,
+      duration,
+      onProgress,
+    );
+  }
+
+  private async open(objectKey: string): Promise<{ url: string; probe: MediaProbe }> {
+    const url = await this.storage.presignedReadUrl(objectKey);
+    const probe = await probeMedia(url, { ffprobe: this.tools.ffprobe });
+    if (!probe.audio || !(probe.audio.sampleRate > 0)) throw new MediaToolError(`${objectKey} has no audio stream`, '');
+    return { url, probe };
+  }
+
+  private async render(
+    urls: string[],
+    graph: string,
+    format: AudioExportFormat,
+    tags: AudioTags,
+    outPath: string,
+    durationSeconds: number,
+    onProgress?: RenderProgress,
+  ): Promise<void> {
+    const spec = FORMAT_SPECS[format];
+    try {
+      await runFfmpeg({
+        ffmpeg: this.tools.ffmpeg,
+        args: [
+          ...urls.flatMap((url) => ['-i', url]),
+          '-filter_complex', graph,
+          '-map', '[out]',
+          // The stems' own tags (encoder, anything an upload carried) are not the export's.
+          '-map_metadata', '-1',
+          ...spec.codec,
+          ...spec.tags(tags),
+          '-f', spec.muxer,
+          outPath,
+        ],
+        durationSeconds,
+        onProgress,
+      });
+    } catch (error) {
+      await rm(outPath, { force: true });
+      throw error;
+    }
+  }
+}
