@@ -1,0 +1,125 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
+import type { ExportWorkMessage } from '@stemdeck/proto';
+import { EXPORT_CONFIG } from '../config';
+import { ExportBuilder } from './export-builder';
+import { exportObjectsPrefix, expiryAfter } from './export-record';
+import { ExportRefused } from './export-refused';
+import { ExportScratch } from './export-scratch';
+import type { ExportDocument } from './export.schema';
+import { EXPORT_STORAGE, EXPORT_STORE, type ExportSettings, type ExportStorage, type ExportStore } from './exports.ports';
+
+/** How often progress is stored (each store also tells whether the export was deleted meanwhile). */
+export const PROGRESS_STORE_MS = 500;
+export const AUDIO_EXPORT_FAILED = 'Failed to export audio files';
+export const PROJECT_EXPORT_FAILED = 'Failed to export project data';
+const failureWords = (doc: ExportDocument) => (doc.kind === 'audio' ? AUDIO_EXPORT_FAILED : PROJECT_EXPORT_FAILED);
+
+/** The export's document is gone (its project was deleted): the work stops and keeps nothing. */
+class ExportGone extends Error {}
+
+/**
+ * One delivery of an export from the durable queue: the files built in a scratch folder of its own, the
+ * download uploaded into the export's folder, the completion (with its expiry) stored, and the delivery
+ * acknowledged only then. A redelivery (the service stopped mid-export) builds it again from the start and
+ * overwrites the same key. Deliveries are bounded: after EXPORT_MAX_DELIVER failed attempts the export is
+ * failed with words for users (the cause goes to the log); JetStream's one extra delivery (every attempt
+ * died) fails it without running. A failed or deleted export leaves no objects and no scratch files.
+ */
+@Injectable()
+export class RunExportUseCase {
+  private readonly logger = new Logger(RunExportUseCase.name);
+
+  constructor(
+    @Inject(EXPORT_STORE) private readonly exports: ExportStore,
+    @Inject(EXPORT_STORAGE) private readonly storage: ExportStorage,
+    @Inject(EXPORT_CONFIG) private readonly settings: Pick<ExportSettings, 'EXPORT_MAX_DELIVER' | 'EXPORT_TTL_MINUTES'>,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly builder: ExportBuilder,
+    private readonly scratch: ExportScratch,
+  ) {}
+
+  async execute(item: WorkItem<ExportWorkMessage>): Promise<WorkOutcome> {
+    const { exportId, ownerId } = item.payload;
+    const doc = await this.exports.findOwned(ownerId, exportId);
+    if (!doc) return 'give-up';
+    if (doc.status !== 'processing') return 'done';
+    const attempts = this.settings.EXPORT_MAX_DELIVER;
+    if (item.deliveryCount > attempts) {
+      this.logger.error(`export ${exportId}: every one of ${attempts} attempts died without answering; marking it failed`);
+      await this.failExport(doc);
+      return 'give-up';
+    }
+    await this.exports.markAttempt(ownerId, exportId);
+    const gone = { seen: false };
+    const folder = await this.scratch.create();
+    try {
+      const built = await this.builder.build(doc, folder.dir, this.progress(doc, gone));
+      if (gone.seen) throw new ExportGone();
+      item.heartbeat();
+      const objectKey = `${exportObjectsPrefix(doc)}${built.filename}`;
+      await this.storage.putFile(objectKey, built.path, built.contentType);
+      const now = this.clock.now();
+      const completed = await this.exports.complete(ownerId, exportId, {
+        filename: built.filename,
+        objectKey,
+        contentType: built.contentType,
+        completedAt: new Date(now),
+        expiresAt: expiryAfter(now, this.settings.EXPORT_TTL_MINUTES),
+      });
+      if (!completed) throw new ExportGone();
+      this.logger.log(`export ${exportId}: ${built.filename} stored`);
+      return 'done';
+    } catch (error) {
+      await this.removeObjects(doc);
+      if (error instanceof ExportGone) {
+        this.logger.log(`export ${exportId}: its project was deleted meanwhile; stopped, nothing kept`);
+        return 'done';
+      }
+      const cause = (error as Error).message;
+      if (!(error instanceof ExportRefused) && item.deliveryCount < attempts) {
+        this.logger.warn(`export ${exportId} attempt ${item.deliveryCount} of ${attempts} failed: ${cause}`);
+        return 'retry';
+      }
+      this.logger.warn(`export ${exportId} failed: ${cause}`);
+      await this.failExport(doc, error instanceof ExportRefused ? cause : undefined);
+      return 'give-up';
+    } finally {
+      await folder.dispose().catch((error: Error) => this.logger.warn(`export ${exportId}: scratch folder not removed: ${error.message}`));
+    }
+  }
+
+  /** Throttled progress (never 100 before it is stored); a store that finds the export gone stops the work at the next step. */
+  private progress(doc: ExportDocument, gone: { seen: boolean }): (fraction: number) => void {
+    let storedAt = this.clock.now();
+    let reported = 0;
+    let storing = false;
+    return (fraction) => {
+      const progress = Math.min(99, Math.floor(fraction * 100));
+      const now = this.clock.now();
+      if (storing || progress <= reported || now - storedAt < PROGRESS_STORE_MS) return;
+      storing = true;
+      storedAt = now;
+      reported = progress;
+      void this.exports
+        .setProgress(doc.ownerId, doc._id, progress)
+        .then((stored) => {
+          if (!stored) gone.seen = true;
+        })
+        .catch((error: Error) => this.logger.warn(`export ${doc._id}: progress not stored: ${error.message}`))
+        .finally(() => (storing = false));
+    };
+  }
+
+  /** Failed for good: stored with words for users (a refusal's own), its objects removed. */
+  private async failExport(doc: ExportDocument, words?: string): Promise<void> {
+    await this.exports.fail(doc.ownerId, doc._id, words ?? failureWords(doc));
+    await this.removeObjects(doc);
+  }
+
+  private removeObjects(doc: ExportDocument): Promise<void> {
+    return this.storage.removePrefix(exportObjectsPrefix(doc)).catch((error: Error) => {
+      this.logger.warn(`export ${doc._id}: could not remove its objects: ${error.message}`);
+    });
+  }
+}
