@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation, useParams } from 'react-router';
 import { useGetCurrentUserQuery } from '../api/api';
 import { CollaboratePage } from '../features/collaborate/CollaboratePage';
 import { LandingPage } from '../features/landing/LandingPage';
@@ -46,6 +46,12 @@ function Studio() {
   return isSignedIn ? <StudioScreen /> : <StudioHomePage signedIn={false} />;
 }
 
+/** A share link's page, for anyone who has the link. */
+function SharedLink() {
+  const { token = '' } = useParams();
+  return <SharedProjectPage token={token} />;
+}
+
 /**
  * The routes: the landing page, the studio (/app, /create, /studio), /music open to everyone, the OSC bridge
  * help, collaboration, a shared project's public player (/s/:token, signed out too), and not found.
@@ -67,7 +73,7 @@ export function App() {
       />
       <Route path={OSC_BRIDGE_HELP_PATH} element={<OscBridgeHelpPage />} />
       <Route path="/collaborate" element={<SignedInOnly><CollaboratePage /></SignedInOnly>} />
-      <Route path="/s/:token" element={<SharedProjectPage />} />
+      <Route path="/s/:token" element={<SharedLink />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );

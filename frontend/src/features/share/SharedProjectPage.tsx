@@ -1,7 +1,6 @@
 import { Box, Button, Card, Container, Heading, HStack, Link, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react';
 import { CircleAlert, Pause, Play } from 'lucide-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { useParams } from 'react-router';
 import { ensureAudioContext, onAudioContext } from '../../audio/audioContext';
 import { StemPlayer, type PlaybackStatus, type PlayerStem } from '../../audio/stemPlayer';
 import { formatTime, progressPercent } from '../../lib/format';
@@ -19,8 +18,7 @@ export const LINK_GONE = 'This link is no longer available';
 const BINS = 600;
 
 /** `/s/:token`: a shared project's read-only player, open to everyone (no sign-in, outside the studio). */
-export function SharedProjectPage() {
-  const { token = '' } = useParams();
+export function SharedProjectPage({ token }: { token: string }) {
   const { currentData: shared, error, isLoading, isFetching, refetch } = useSharedProjectQuery(token, { refetchOnMountOrArgChange: true });
   if (isLoading || (isFetching && !shared && !error)) return <LoadingScreen />;
   if (!shared) {
