@@ -16,7 +16,7 @@ const READ_URL_SECONDS = 60 * 60;
 
 /** StemAudio with ffmpeg reading the objects straight from object storage. */
 export class FfmpegStemAudio implements StemAudio {
-  constructor(private readonly storage: ObjectStorageAdapter) {}
+  constructor(private readonly storage: Pick<ObjectStorageAdapter, 'presignedReadUrl'>) {}
 
   async framePower(objectKey: string, fps: number, progress?: { expectedSeconds: number; onProgress: (fraction: number) => void }): Promise<Float64Array> {
     const url = await this.storage.presignedReadUrl(objectKey, READ_URL_SECONDS);
