@@ -4,7 +4,7 @@ import { STEM_TYPES, type Project, type ProjectExportFormat, type StemRecord } f
 import { ExportRefused } from '../exports/export-refused';
 import { barSeconds, beatsCsv, beatsOf, type BeatGrid } from './beat-grid';
 import { ENVELOPE_FPS, envelopesCsv, mixPower, type StemEnvelope } from './envelopes';
-import { fileSafeName } from './file-names';
+import { safeSongName } from '../exports/file-names';
 import type { ProjectDataFile, ProjectDataWriter } from './project-data.port';
 import type { ProjectAnalysis, ProjectMedia } from './project-media';
 import { resolumeConfig, resolumeReadme, type ResolumeClip } from './resolume-kit';
@@ -140,7 +140,7 @@ export class ProjectDataExporter implements ProjectDataWriter {
   }
 
   private async resolume(ownerId: string, facts: AnalysedFacts, dir: string, step: Progress): Promise<ProjectDataFile[]> {
-    const song = fileSafeName(facts.project.name);
+    const song = safeSongName(facts.project.name);
     const files: ProjectDataFile[] = [];
     const clips: ResolumeClip[] = [];
     for (const [index, stem] of facts.stems.entries()) {
