@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { STEM_TYPES, type Project, type ProjectExportFormat, type StemRecord } from '@stemdeck/proto';
+import { PROJECT_NOT_FOUND } from '../exports/create-audio-export.usecase';
 import { ExportRefused } from '../exports/export-refused';
+import { STEMS_NOT_READY } from '../exports/export-plan';
 import { barSeconds, beatsCsv, beatsOf, type BeatGrid } from './beat-grid';
 import { ENVELOPE_FPS, envelopesCsv, mixPower, type StemEnvelope } from './envelopes';
 import { safeSongName } from '../exports/file-names';
@@ -15,9 +17,9 @@ import { stemGain } from './stem-gain';
 import { oscMidiConfig } from './studio-control-messages';
 import { touchDesignerOscMapping, touchDesignerReadme } from './touchdesigner-kit';
 
-export const PROJECT_NOT_FOUND = 'Project not found';
+/** The exports' own words for a project that is not the owner's and for stems still separating. */
+export { PROJECT_NOT_FOUND, STEMS_NOT_READY };
 export const NOT_ANALYSED = 'The song has not been analysed yet';
-export const STEMS_NOT_READY = 'Stems are not ready yet';
 
 /** What each format reads besides the project, and its share of the work (decoding stems outweighs writing JSON). */
 const FORMAT_NEEDS: Readonly<Record<ProjectExportFormat, { analysis: boolean; stems: boolean; weight: number }>> = {
