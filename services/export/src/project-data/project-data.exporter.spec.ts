@@ -89,6 +89,15 @@ describe('ProjectDataExporter', () => {
     await expect(refusal(unseparated.write(OWNER, 'p1', ['resolume'], dir))).resolves.toEqual({ status: 409, message: STEMS_NOT_READY });
   });
 
+  it('names the tempo and beats per bar in the OSC/MIDI map when the song is analysed, null before', async () => {
+    const read = async (state: { analysis: ProjectAnalysis | null; stems: StemRecord[] }) => {
+      const [file] = await new ProjectDataExporter(new FakeMedia(state), new FakeAudio()).write(OWNER, 'p1', ['oscMidiConfig'], dir);
+      return JSON.parse(readFileSync(file!.path, 'utf8')).project;
+    };
+    await expect(read({ analysis, stems: [] })).resolves.toEqual({ id: 'p1', name: 'Night/Drive', durationSeconds: 40, bpm: 120, beatsPerBar: 4 });
+    await expect(read({ analysis: null, stems: [] })).resolves.toMatchObject({ bpm: 120, beatsPerBar: null });
+  });
+
   it('writes every format\'s files under the folder, with rising progress that ends at 1', async () => {
     const audio = new FakeAudio();
     const exporter = new ProjectDataExporter(new FakeMedia({ analysis, stems: fourStems() }), audio);

@@ -93,7 +93,8 @@ export class ProjectDataExporter implements ProjectDataWriter {
     const project = await this.media.project(ownerId, projectId);
     if (!project) throw new ExportRefused(404, PROJECT_NOT_FOUND);
     const needs = formats.map((format) => FORMAT_NEEDS[format]);
-    const analysis = needs.some((need) => need.analysis) ? await this.media.analysis(ownerId, projectId) : null;
+    // Read even where no format needs it: the OSC/MIDI map names the beats per bar when it is known.
+    const analysis = await this.media.analysis(ownerId, projectId);
     if (needs.some((need) => need.analysis) && !analysis) throw new ExportRefused(409, NOT_ANALYSED);
     const stems = needs.some((need) => need.stems) ? await this.media.stems(ownerId, projectId) : [];
     if (needs.some((need) => need.stems) && stems.length === 0) throw new ExportRefused(409, STEMS_NOT_READY);
