@@ -16,6 +16,7 @@ import { OwnSocketsRelay } from './live/own-sockets.relay';
 import { MediaEventsRelay } from './live/media-events.relay';
 import { StemUpdateCommand } from './live/stem-update.command';
 import { ExportClient } from './export/export.client';
+import { ExportAndWaitUseCase } from './export/export-and-wait.usecase';
 import { ExportController } from './export/export.controller';
 import { JobsClient } from './jobs/jobs.client';
 import { JobsController } from './jobs/jobs.controller';
@@ -76,6 +77,7 @@ export class AppModule {
         MediaClient,
         JobsClient,
         ExportClient,
+        ExportAndWaitUseCase,
         MultipartUploadAdapter,
         ReceiveUploadUseCase,
         ...CLOCK_AND_ID_BINDINGS,

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { DomainError } from '../errors/domain-error';
 import { parseByteRange } from './byte-range';
+import { contentDisposition } from './content-disposition';
 
 /**
  * Streams an owned object to its owner with HTTP range support, so the player can seek without
@@ -14,8 +15,11 @@ export async function serveObject(
   res: Response,
   storage: ObjectStorageAdapter,
   location: ObjectLocation,
-  /** `cacheControl`: what may keep the answer (a share link's audio: nothing, so a revoked link stops at once). */
-  options: { cacheControl?: string } = {},
+  /**
+   * `cacheControl`: what may keep the answer (a share link's audio: nothing, so a revoked link stops at once);
+   * `disposition`: `attachment` to have the browser save it under its name (an export), `inline` by default.
+   */
+  options: { cacheControl?: string; disposition?: 'inline' | 'attachment' } = {},
 ): Promise<void> {
   const info = await storage.stat(location.objectKey);
   if (!info) throw new DomainError(404, 'File not found');
@@ -25,7 +29,7 @@ export async function serveObject(
   res.setHeader('Last-Modified', info.lastModified.toUTCString());
   res.setHeader('Cache-Control', options.cacheControl ?? 'private, no-cache');
   res.setHeader('Content-Type', location.contentType);
-  res.setHeader('Content-Disposition', `inline; filename="${location.fileName.replace(/["\\\r\n]/g, '_')}"`);
+  res.setHeader('Content-Disposition', contentDisposition(options.disposition ?? 'inline', location.fileName));
   if (req.headers['if-none-match'] === etag) {
     res.status(304).end();
     return;
