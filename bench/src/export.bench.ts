@@ -4,7 +4,10 @@
  *  - the full mix as wav-24-48 (one ffmpeg: four inputs, float sum, soxr to 48 kHz, 24-bit) — goal ≤ 3 s;
  *  - all four stems as flac, then zipped (stored: FLAC does not compress further) — goal ≤ 8 s;
  *  - all four stems as mp3-320, then zipped — goal ≤ 15 s.
- * Per-stem encodes run side by side, as many at once as the machine has cores (one ffmpeg per file). Prints wall time,
+ * Timed through the service's own ExportBuilder (its renders, then its zip), so the figures are what a user waits for
+ * once the worker starts (the upload to object storage and the queue come on top). Two more rows time the stems with
+ * their renders side by side (as many ffmpeg processes at once as cores) and the same zip, for comparison; the goals
+ * are judged on the builder's rows. Prints wall time,
  * real-time factor (audio seconds rendered per second: four stems count 4 × 240 s), CPU seconds, the peak resident
  * memory of node and its ffmpeg processes together (sampled every 20 ms), a PASS/FAIL line per goal and a JSON line.
  *
@@ -15,13 +18,14 @@
  *   npm run bench:export -- [--dir .data/eval-set] [--runs 3] [--keep DIR]
  */
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { FfmpegAudioRenderer } from '@stemdeck/export/dist/exports/audio/ffmpeg-audio-renderer';
+import { ExportBuilder } from '@stemdeck/export/dist/exports/export-builder';
+import type { ExportDocument, PlannedAudioFile } from '@stemdeck/export/dist/exports/export.schema';
+import { zipFiles } from '@stemdeck/export/dist/exports/zip-files';
 import type { AudioExportFormat } from '@stemdeck/proto';
-import { ZipFile } from 'yazl';
 import { DEFAULT_EVAL_SET_DIR } from './eval-set/meta';
 
 const SONG_SECONDS = 240;
@@ -119,13 +123,6 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T
   return results;
 }
 
-async function zip(files: string[], outPath: string): Promise<void> {
-  const archive = new ZipFile();
-  for (const file of files) archive.addFile(file, `Export bench - ${path.basename(file)}`, { compress: false });
-  archive.end();
-  await pipeline(archive.outputStream, createWriteStream(outPath));
-}
-
 interface Measured {
   seconds: number;
   cpuSeconds: number;
@@ -156,32 +153,41 @@ async function main(): Promise<void> {
   const cores = cpus().length;
   const loadAtStart = loadavg();
   console.log(`export bench: 4 stems × ${SONG_SECONDS} s, 24-bit FLAC 44.1 kHz stereo, from ${stems.source}`);
-  console.log(`${cores} CPUs (per-stem encodes ${cores} at a time), load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at start; best of ${args.runs} runs\n`);
+  console.log(`${cores} CPUs, load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at start; best of ${args.runs} runs\n`);
 
+  // The service's own builder (renders, then the zip), on a document like the planner writes: what a user waits for.
+  const builder = new ExportBuilder(renderer, { write: async () => [] });
   const mixStems = STEMS.map((type) => ({ type, objectKey: `${type}.flac`, volume: 0, muted: false, soloed: false }));
-  const stemsZip = (format: AudioExportFormat, extension: string) => async () => {
-    const files = await mapLimit(STEMS, cores, async (type) => {
-      const file = path.join(outDir, `${type}.${extension}`);
-      await renderer.convert({ objectKey: `${type}.flac` }, format, TAGS, file);
-      return file;
+  const build = (format: AudioExportFormat, files: PlannedAudioFile[], filename: string) => async () => {
+    const dir = mkdtempSync(path.join(outDir, 'build-'));
+    const doc = { kind: 'audio', request: { format }, files, tags: TAGS, filename } as unknown as ExportDocument;
+    const built = await builder.build(doc, dir, () => undefined);
+    return built.path;
+  };
+  const stemFiles = (extension: string): PlannedAudioFile[] =>
+    STEMS.map((type) => ({ name: `Export bench - ${type}.${extension}`, kind: 'convert', objectKey: `${type}.flac` }));
+  const sideBySide = (format: AudioExportFormat, files: PlannedAudioFile[]) => async () => {
+    const dir = mkdtempSync(path.join(outDir, 'side-'));
+    const entries = await mapLimit(files, cores, async (file) => {
+      const entry = { path: path.join(dir, file.name), name: file.name };
+      if (file.kind === 'convert') await renderer.convert({ objectKey: file.objectKey }, format, TAGS, entry.path);
+      return entry;
     });
-    const archive = path.join(outDir, `stems-${extension}.zip`);
-    await zip(files, archive);
-    return archive;
+    await zipFiles(entries, path.join(dir, 'export.zip'));
+    return path.join(dir, 'export.zip');
   };
   const cases = [
     {
       name: 'full mix → wav-24-48',
       key: 'fullMixWav' as const,
       audioSeconds: SONG_SECONDS,
-      work: async () => {
-        const file = path.join(outDir, 'mix.wav');
-        await renderer.mix(mixStems, 'wav-24-48', TAGS, file);
-        return file;
-      },
+      work: build('wav-24-48', [{ name: 'Export bench - full mix.wav', kind: 'mix', stems: mixStems }], 'Export bench - full mix.wav'),
     },
-    { name: '4 stems → flac + zip', key: 'stemsFlacZip' as const, audioSeconds: 4 * SONG_SECONDS, work: stemsZip('flac', 'flac') },
-    { name: '4 stems → mp3-320 + zip', key: 'stemsMp3Zip' as const, audioSeconds: 4 * SONG_SECONDS, work: stemsZip('mp3-320', 'mp3') },
+    { name: '4 stems → flac + zip', key: 'stemsFlacZip' as const, audioSeconds: 4 * SONG_SECONDS, work: build('flac', stemFiles('flac'), 'Export bench - stems.zip') },
+    { name: '4 stems → mp3-320 + zip', key: 'stemsMp3Zip' as const, audioSeconds: 4 * SONG_SECONDS, work: build('mp3-320', stemFiles('mp3'), 'Export bench - stems.zip') },
+    // For comparison: the same files with the per-stem renders side by side, as many at once as there are cores.
+    { name: '  side by side: flac + zip', key: 'stemsFlacZip' as const, audioSeconds: 4 * SONG_SECONDS, work: sideBySide('flac', stemFiles('flac')) },
+    { name: '  side by side: mp3 + zip', key: 'stemsMp3Zip' as const, audioSeconds: 4 * SONG_SECONDS, work: sideBySide('mp3-320', stemFiles('mp3')) },
   ];
 
   console.log(`${'export'.padEnd(26)}${'wall s'.padStart(8)}${'× real time'.padStart(13)}${'cpu s'.padStart(8)}${'peak RSS MB'.padStart(13)}${'size MB'.padStart(9)}   runs (s)`);
@@ -204,17 +210,17 @@ async function main(): Promise<void> {
   }
   const loadAtEnd = loadavg();
   console.log('');
-  for (const r of results) console.log(`${r.best.seconds <= GOALS[r.key] ? 'PASS' : 'FAIL'}  ${r.name} ≤ ${GOALS[r.key]} s: ${r.best.seconds.toFixed(2)} s`);
+  for (const r of results.filter((r) => !r.name.startsWith(' '))) console.log(`${r.best.seconds <= GOALS[r.key] ? 'PASS' : 'FAIL'}  ${r.name} ≤ ${GOALS[r.key]} s: ${r.best.seconds.toFixed(2)} s`);
   const round = (value: number, decimals: number) => Number(value.toFixed(decimals));
   console.log(
     JSON.stringify({
       benchmark: 'export',
       stems: stems.source,
       cores,
-      goalsMet: results.every((r) => r.best.seconds <= GOALS[r.key]),
+      goalsMet: results.filter((r) => !r.name.startsWith(' ')).every((r) => r.best.seconds <= GOALS[r.key]),
       loadAverage: { start: loadAtStart.map((l) => round(l, 2)), end: loadAtEnd.map((l) => round(l, 2)) },
       exports: results.map((r) => ({
-        export: r.name,
+        export: r.name.trim(),
         goalSeconds: GOALS[r.key],
         seconds: round(r.best.seconds, 2),
         runs: r.runs.map((s) => round(s, 2)),
