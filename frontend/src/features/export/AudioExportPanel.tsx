@@ -114,7 +114,7 @@ export function AudioExportPanel() {
                 const unavailable = availability !== undefined && !availability.available;
                 return (
                   <Stack key={variant} gap="0" data-testid={`variant-${variant}`} data-available={availability ? String(availability.available) : 'unknown'}>
-                    <label style={{ display: 'flex', gap: 8, alignItems: 'center', opacity: unavailable ? 0.75 : 1 }}>
+                    <label style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
                       <input type="radio" name="export-mastering" value={variant} checked={mastering === variant} disabled={unavailable} onChange={() => setMastering(variant)} />
                       <Text fontSize="sm">{MASTERING_NAMES[variant]}</Text>
                     </label>

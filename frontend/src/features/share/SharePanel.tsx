@@ -1,4 +1,4 @@
-import { Badge, Button, Card, HStack, Input, Stack, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Card, HStack, Input, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
 import { skipToken } from '@reduxjs/toolkit/query';
 import { Copy, Link2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
@@ -122,33 +122,37 @@ function LinkList({ links, failed }: { links: ShareLinkRecord[] | undefined; fai
       </Text>
     );
   return (
-    <Table.Root size="sm" data-testid="share-links">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeader>Created</Table.ColumnHeader>
-          <Table.ColumnHeader>Expires</Table.ColumnHeader>
-          <Table.ColumnHeader>Status</Table.ColumnHeader>
-          <Table.ColumnHeader />
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {newestFirst(links).map((link) => (
-          <Table.Row key={link.id} data-testid="share-link" data-status={link.status}>
-            <Table.Cell>{linkDate(link.createdAt)}</Table.Cell>
-            <Table.Cell>{link.status === 'revoked' ? `Revoked ${linkDate(link.revokedAt, '')}`.trim() : linkDate(link.expiresAt)}</Table.Cell>
-            <Table.Cell>
-              <Badge colorPalette={STATUS_PALETTE[link.status]}>{STATUS_NAMES[link.status]}</Badge>
-            </Table.Cell>
-            <Table.Cell textAlign="end">
-              {link.status === 'active' && (
-                <Button size="xs" variant="outline" colorPalette="red" loading={revoking && revokingId === link.id} onClick={() => void revokeLink(link.id)} data-testid="revoke-share-link">
-                  Revoke
-                </Button>
-              )}
-            </Table.Cell>
+    <Table.ScrollArea>
+      <Table.Root size="sm" data-testid="share-links">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>Created</Table.ColumnHeader>
+            <Table.ColumnHeader>Expires</Table.ColumnHeader>
+            <Table.ColumnHeader>Status</Table.ColumnHeader>
+            <Table.ColumnHeader>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.ColumnHeader>
           </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+        </Table.Header>
+        <Table.Body>
+          {newestFirst(links).map((link) => (
+            <Table.Row key={link.id} data-testid="share-link" data-status={link.status}>
+              <Table.Cell>{linkDate(link.createdAt)}</Table.Cell>
+              <Table.Cell>{link.status === 'revoked' ? `Revoked ${linkDate(link.revokedAt, '')}`.trim() : linkDate(link.expiresAt)}</Table.Cell>
+              <Table.Cell>
+                <Badge colorPalette={STATUS_PALETTE[link.status]}>{STATUS_NAMES[link.status]}</Badge>
+              </Table.Cell>
+              <Table.Cell textAlign="end">
+                {link.status === 'active' && (
+                  <Button size="xs" variant="outline" colorPalette="red" loading={revoking && revokingId === link.id} onClick={() => void revokeLink(link.id)} data-testid="revoke-share-link">
+                    Revoke
+                  </Button>
+                )}
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
   );
 }
