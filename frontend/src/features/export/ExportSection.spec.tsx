@@ -181,7 +181,7 @@ describe('Export & Share: project data and the analysis view', () => {
     expect(button('export-project').disabled).toBe(true);
     expect(screen.getByTestId('export-project-blocked').textContent).toBe('Choose at least one format.');
     fireEvent.click(screen.getByTestId('project-format-oscMidiConfig'));
-    server.answer('POST', '/api/export/project', { status: 503, body: { message: 'Service unavailable' } });
+    server.answer('POST', '/api/export/project', { status: 500, body: { statusCode: 500, message: 'Internal server error', errorId: 'e2' } });
     await act(async () => void fireEvent.click(button('export-project')));
     await waitFor(() => expect(toasts).toHaveLength(1));
     expect(toasts[0]).toEqual({ title: 'Export failed', description: 'Failed to export project data', type: 'error' });

@@ -38,11 +38,14 @@ describe('audio export choices', () => {
     expect(selectedStemIds(choice({ exportType: 'individual', selectedTypes: ['other'] }), STEMS)).toEqual([]);
   });
 
-  it("adds the server's reason to a refused export's words only where it is meant for people", () => {
+  it("adds the server's reason to a failed export's words, not a 500 without words", () => {
     const base = 'Failed to export audio files';
     expect(failureDescription(base, { status: 409, data: { message: 'Master this project first' } })).toBe(`${base}: Master this project first`);
     expect(failureDescription(base, { status: 400, data: { message: 'stems: Choose at least one stem' } })).toBe(`${base}: stems: Choose at least one stem`);
     expect(failureDescription(base, { status: 500, data: { message: 'Internal server error', errorId: 'x' } })).toBe(base);
+    expect(failureDescription(base, { status: 500, data: { message: 'The audio could not be processed', errorId: 'x' } })).toBe(`${base}: The audio could not be processed`);
+    expect(failureDescription(base, { status: 500, data: { message: base, errorId: 'x' } })).toBe(base);
+    expect(failureDescription(base, { status: 504, data: { message: 'The export is taking longer than expected' } })).toBe(`${base}: The export is taking longer than expected`);
     expect(failureDescription(base, { status: 'FETCH_ERROR', message: 'TypeError: Failed to fetch' })).toBe(base);
     expect(failureDescription(base, { status: 409, data: 'plain text' })).toBe(base);
     expect(failureDescription(base, undefined)).toBe(base);

@@ -77,14 +77,18 @@ export function selectedStemIds(choice: AudioChoice, stems: ReadonlyArray<{ id: 
   return stems.filter((stem) => choice.selectedTypes.includes(stem.type)).map((stem) => stem.id);
 }
 
+/** What the gateway answers for a failure it has no words for (its cause is in the server's log). */
+const GENERIC_SERVER_ERROR = 'Internal server error';
+
 /**
- * A refused export's description: the failure's words, then the server's own reason when it gives one for
- * people (400/404/409/410: a stem that is not the project's, a master to run first, an expired file). A 500's
- * body or a lost connection adds nothing readable.
+ * A failed export's description: the failure's words, then the server's own reason when it has one for
+ * people (a stem that is not the project's, a master to run first, a file that could not be made, an export
+ * still running). A 500 without words, a body without a message or a lost connection adds nothing.
  */
 export function failureDescription(base: string, error: unknown): string {
   const { status, data } = (error ?? {}) as { status?: unknown; data?: unknown };
-  const message = data && typeof data === 'object' ? (data as { message?: unknown }).message : undefined;
-  const readable = typeof status === 'number' && status >= 400 && status < 500 && typeof message === 'string' && message.trim() !== '';
-  return readable ? `${base}: ${(message as string).trim()}` : base;
+  const raw = data && typeof data === 'object' ? (data as { message?: unknown }).message : undefined;
+  const message = typeof raw === 'string' ? raw.trim() : '';
+  const readable = typeof status === 'number' && message !== '' && message !== GENERIC_SERVER_ERROR && message !== base;
+  return readable ? `${base}: ${message}` : base;
 }
