@@ -63,6 +63,21 @@ describe('ExportAndWaitUseCase', () => {
     expect(exports.reads).toBe(4);
   });
 
+  it('reads again after a read the export service did not answer (it restarts); a refusal ends the wait', async () => {
+    const exports = new ScriptedExports([record(), record(), record({ status: 'completed' })]);
+    const getExport = exports.getExport;
+    let unanswered = 2;
+    exports.getExport = async (ownerId, id) => {
+      if (unanswered-- > 0) throw new Error('no responders');
+      return getExport(ownerId, id);
+    };
+    await expect(new ExportAndWaitUseCase(exports, fakeTiming()).audio('u1', body)).resolves.toMatchObject({ id: 'e1' });
+    exports.getExport = async () => {
+      throw new DomainError(404, 'Export not found');
+    };
+    await expect(new ExportAndWaitUseCase(exports, fakeTiming()).audio('u1', body)).rejects.toEqual(new DomainError(404, 'Export not found'));
+  });
+
   it('stops reading once the client went away', async () => {
     const exports = new ScriptedExports([record()]);
     const controller = new AbortController();

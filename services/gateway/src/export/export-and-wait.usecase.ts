@@ -36,8 +36,9 @@ const realTiming: WaitTiming = {
  * POST /api/export/*: asks the export service for the export (its refusals — 400, 404, 409 — answer as they
  * are), then reads it every EXPORT_POLL_MS until it completes and answers its name and download url, as the
  * panels expect one answer with the file. A failed export answers 500 with its words; one still running after
- * EXPORT_WAIT_LIMIT_MS answers 504 (it goes on; GET /api/exports/:id follows it). A request whose client
- * went away stops reading.
+ * EXPORT_WAIT_LIMIT_MS answers 504 (it goes on; GET /api/exports/:id follows it). A read the export service
+ * did not answer (it restarts; the durable queue redelivers the export) is tried again at the next poll. A
+ * request whose client went away stops reading.
  */
 @Injectable()
 export class ExportAndWaitUseCase {
@@ -65,7 +66,11 @@ export class ExportAndWaitUseCase {
       if (this.timing.now() >= until) throw new DomainError(504, EXPORT_STILL_RUNNING);
       await this.timing.sleep(this.timing.pollMs);
       signal?.throwIfAborted();
-      record = await this.exports.getExport(ownerId, record.id);
+      // A read that did not get an answer (the export service restarting) is read again; its refusals are final.
+      record = await this.exports.getExport(ownerId, record.id).catch((error: unknown) => {
+        if (error instanceof DomainError) throw error;
+        return record;
+      });
     }
     if (record.status === 'failed') throw new DomainError(500, record.error ?? FAILURE_WORDS[record.kind]);
     return { id: record.id, filename: record.filename, downloadUrl: downloadUrlOf(record.id), expiresAt: record.expiresAt };
