@@ -311,7 +311,7 @@ describe('Project and analysis export through the gateway (POST /api/export/proj
 
     const mapping = TouchDesignerOscMapping.parse(JSON.parse(text('touchdesigner/osc-mapping.json')));
     expect(mapping.messages.map((message) => message.address)).toEqual(STUDIO_ADDRESSES);
-    expect(text('touchdesigner/README.txt')).toMatch(/DAT to CHOP[\s\S]*sample rate to 60/);
+    expect(text('touchdesigner/README.txt')).toMatch(/DAT to CHOP[\s\S]*60 samples per second/);
 
     // resolume.json: tempo, beat grid, the four clips on layers 1–4 and the OSC mapping in Resolume's scheme.
     const resolume = ResolumeConfig.parse(JSON.parse(text('resolume/resolume.json')));

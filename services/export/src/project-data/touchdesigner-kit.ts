@@ -61,10 +61,11 @@ Loading a table
 2. Add a DAT to CHOP with the DAT as its input: Output "Channel per Column",
    First Row is "Names", First Column is "Values". Each column becomes a channel
    (time, ${stems}), one sample per row.
-3. envelopes.csv has ${facts.fps} samples per second: set the CHOP's sample rate to ${facts.fps}
-   (TouchDesigner's default timeline also runs at ${facts.fps} frames per second, so sample n
-   is frame n). To follow the song's playhead instead, look the row up by time x ${facts.fps}
-   (a Lookup CHOP, or op('envelopes')[int(seconds * ${facts.fps}) + 1, 'vocals'] in Python).
+3. envelopes.csv holds ${facts.fps} samples per second. TouchDesigner's default timeline also
+   runs at ${facts.fps} frames per second, so sample n is frame n; in a project at another rate,
+   resample the channels from ${facts.fps} to it (Resample CHOP). To follow the song's playhead
+   instead, look the row up by time x ${facts.fps} (a Lookup CHOP, or
+   op('envelopes')[int(seconds * ${facts.fps}) + 1, 'vocals'] in Python).
 4. beats.csv and sections.csv are event lists: keep them as DATs and look up the row
    whose time is just below the playhead, or turn the time column into a CHOP as above.
 
