@@ -5,7 +5,7 @@ import type { Request, Response } from 'express';
 import { ExportClient } from '../export/export.client';
 import { MediaClient } from '../media/media.client';
 import { serveObject } from '../storage/serve-object';
-import { PublicShareHeaders } from './no-store.interceptor';
+import { PublicShareHeaders } from './public-share-headers.interceptor';
 import { SharedProjectReader } from './shared-project.reader';
 
 /**
