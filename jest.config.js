@@ -30,6 +30,9 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
+      // `npm test` runs the unit tests beside the stack and its integration tests on the same cores: the DSP
+      // specs (separation, analysis) that take 1–2 s alone can take several times that there.
+      testTimeout: 30_000,
       testMatch: ['<rootDir>/{proto,libs,services,tools}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}'],
     },
     { ...shared, displayName: 'integration', testTimeout: 30_000, testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
