@@ -21,10 +21,12 @@ const appExtraEnv = {
   STEM_MODEL_HYBRID: testModel,
   SEPARATION_ACK_WAIT_MS: '3000',
   JOBS_ACK_WAIT_MS: '3000',
+  EXPORT_ACK_WAIT_MS: '3000',
   // Every process reaches the database through the wire guard.
   MONGODB_URI: `mongodb://127.0.0.1:${stack.ports.mongoGuard}/stemdeck`,
   // Timers run in seconds here, so the soak spec goes through many of their cycles.
   SESSION_SWEEP_INTERVAL_SECONDS: '2',
+  EXPORT_SWEEP_INTERVAL_MS: '2000',
   // Long enough that a test process busy for a few seconds (ffmpeg fixtures) keeps its sockets.
   LIVE_HEARTBEAT_SECONDS: '10',
 };
