@@ -54,6 +54,7 @@ beforeAll(() => {
   stems = makeStems(dir, { seconds: SECONDS, wav16: ['other'] });
   for (const type of EXPORT_STEM_TYPES) objects.set(`stems/${type}`, stems[type]);
   objects.set('stems/vocals-48k', makeStem(join(dir, 'vocals-48k.flac'), 'vocals', { seconds: SECONDS, sampleRate: 48_000 }));
+  objects.set('stems/vocals-96k', makeStem(join(dir, 'vocals-96k.flac'), 'vocals', { seconds: 1, sampleRate: 96_000 }));
   objects.set('stems/mono', makeMono(join(dir, 'mono.flac')));
   objects.set('stems/quiet', makeQuiet(join(dir, 'quiet.flac')));
   writeFileSync(join(dir, 'not-audio.flac'), 'not audio at all');
@@ -120,11 +121,15 @@ describe('FfmpegAudioRenderer formats (ffprobe)', () => {
     }
   }
 
-  it('flac keeps the stem’s own rate (48 kHz here), wav-16-44 moves it to 44.1 kHz', async () => {
+  it('flac and mp3 keep the stem’s own rate (48 kHz here), wav-16-44 moves it to 44.1 kHz; mp3 from a rate MPEG-1 lacks is written at 48 kHz', async () => {
     await renderer.convert({ objectKey: 'stems/vocals-48k' }, 'flac', TAGS, out('48k.flac'));
+    await renderer.convert({ objectKey: 'stems/vocals-48k' }, 'mp3-320', TAGS, out('48k.mp3'));
     await renderer.convert({ objectKey: 'stems/vocals-48k' }, 'wav-16-44', TAGS, out('48k-to-44.wav'));
+    await renderer.convert({ objectKey: 'stems/vocals-96k' }, 'mp3-320', TAGS, out('96k.mp3'));
     expect(ffprobe(out('48k.flac')).sampleRate).toBe(48_000);
+    expect(ffprobe(out('48k.mp3')).sampleRate).toBe(48_000);
     expect(ffprobe(out('48k-to-44.wav')).sampleRate).toBe(44_100);
+    expect(ffprobe(out('96k.mp3'))).toMatchObject({ sampleRate: 48_000, bitRate: 320_000 });
   });
 
   it('tags without a tempo or key leave those out (no empty fields)', async () => {
@@ -234,12 +239,14 @@ describe('FfmpegAudioRenderer mix: the studio’s mix law, summed without normal
 });
 
 describe('FfmpegAudioRenderer conversions', () => {
-  it('flac from a 16-bit WAV stem is lossless (24-bit, every sample equal)', async () => {
-    await renderer.convert({ objectKey: 'stems/other' }, 'flac', TAGS, out('other.flac'));
-    expect(ffprobe(out('other.flac')).bitsPerRawSample).toBe(24);
-    const diff = residual(await decode(out('other.flac')), await decode(stems.other));
-    expect(diff.lengths[0]).toBe(diff.lengths[1]);
-    expect(diff.peakDbfs).toBe(-Infinity);
+  it('flac from a 24-bit FLAC or a 16-bit WAV stem is lossless (24-bit, every sample equal)', async () => {
+    for (const type of ['drums', 'other'] as const) {
+      await renderer.convert({ objectKey: `stems/${type}` }, 'flac', TAGS, out(`${type}-copy.flac`));
+      expect(ffprobe(out(`${type}-copy.flac`)).bitsPerRawSample).toBe(24);
+      const diff = residual(await decode(out(`${type}-copy.flac`)), await decode(stems[type]));
+      expect(diff.lengths[0]).toBe(diff.lengths[1]);
+      expect(diff.peakDbfs).toBe(-Infinity);
+    }
   });
 
   it('wav-16-44 adds TPDF dither at the 16-bit conversion: a −110 dBFS tone comes out as ±1 LSB triangular noise (−96 dBFS RMS), not silence', async () => {
