@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { AudioExportBody, ProjectExportBody } from '@stemdeck/proto';
 import { PROJECT_DATA_WRITER, type ProjectDataWriter } from '../project-data/project-data.port';
@@ -29,14 +30,38 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 export const contentTypeOf = (filename: string): string => CONTENT_TYPES[filename.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 
+/** How many renders an export runs at once (bound only by specs and benchmarks; one per core otherwise). */
+export const PARALLEL_RENDERS = Symbol('ParallelRenders');
+
+/**
+ * Runs `work(0…count-1)` with at most `limit` at a time. After a failure no new work starts; it waits for the
+ * running ones to settle (so nothing still writes into a folder about to be removed) and rethrows the first failure.
+ */
+export async function inParallel(count: number, limit: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async () => {
+    while (!failure && next < count) {
+      const index = next++;
+      try {
+        await work(index);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, count)) }, worker));
+  if (failure) throw failure.error;
+}
+
 /** Rendering is most of the work; the zip (a copy, disk to disk) the rest. */
 const ZIP_SHARE = 0.1;
 /** The weight of one file's render: a mix reads every stem. */
 const renderWeight = (file: PlannedAudioFile) => (file.kind === 'mix' ? Math.max(1, file.stems.length) : 1);
 
 /**
- * Builds an export's download in its scratch folder: audio files rendered one by one by the AudioRenderer
- * (its progress reported, weighted by how much each file reads), project data written by the
+ * Builds an export's download in its scratch folder: audio files rendered by the AudioRenderer, one per core
+ * at a time (its progress reported, weighted by how much each file reads), project data written by the
  * ProjectDataWriter; one file is the download itself, several are stored in one zip.
  */
 @Injectable()
@@ -44,6 +69,8 @@ export class ExportBuilder {
   constructor(
     @Inject(AUDIO_RENDERER) private readonly renderer: AudioRenderer,
     @Inject(PROJECT_DATA_WRITER) private readonly projectData: Pick<ProjectDataWriter, 'write'>,
+    /** Renders at once: one ffmpeg per core (an encode is CPU-bound; the queue hands a worker one export at a time). */
+    @Optional() @Inject(PARALLEL_RENDERS) private readonly parallelRenders: number = availableParallelism(),
   ) {}
 
   build(doc: ExportDocument, dir: string, onProgress: (fraction: number) => void): Promise<BuiltExport> {
@@ -54,29 +81,29 @@ export class ExportBuilder {
     const zipped = doc.files.length > 1;
     const renders = doc.files.map(renderWeight);
     const renderTotal = renders.reduce((sum, weight) => sum + weight, 0);
-    const step = weightedProgress(zipped ? [...renders, (renderTotal * ZIP_SHARE) / (1 - ZIP_SHARE)] : renders, onProgress);
+    const part = weightedProgress(zipped ? [...renders, (renderTotal * ZIP_SHARE) / (1 - ZIP_SHARE)] : renders, onProgress);
     const { format } = doc.request as AudioExportBody;
-    const entries: ZipEntry[] = [];
-    for (const [index, file] of doc.files.entries()) {
-      // Each render in its own numbered file: names inside the download may repeat a song's odd characters.
-      const path = join(dir, `${index}-${file.name}`);
-      if (file.kind === 'convert') await this.renderer.convert({ objectKey: file.objectKey }, format, doc.tags, path, step(index));
-      else await this.renderer.mix(file.stems, format, doc.tags, path, step(index));
-      step(index)(1);
-      entries.push({ path, name: file.name });
-    }
+    // Each render in its own numbered file: names inside the download may repeat a song's odd characters.
+    const entries: ZipEntry[] = doc.files.map((file, index) => ({ path: join(dir, `${index}-${file.name}`), name: file.name }));
+    await inParallel(doc.files.length, this.parallelRenders, async (index) => {
+      const file = doc.files[index]!;
+      const { path } = entries[index]!;
+      if (file.kind === 'convert') await this.renderer.convert({ objectKey: file.objectKey }, format, doc.tags, path, part(index));
+      else await this.renderer.mix(file.stems, format, doc.tags, path, part(index));
+      part(index)(1);
+    });
     if (!zipped) return { path: entries[0]!.path, filename: doc.filename, contentType: contentTypeOf(doc.filename) };
     const zipPath = join(dir, 'export.zip');
     await zipFiles(entries, zipPath);
-    step(doc.files.length)(1);
+    part(doc.files.length)(1);
     return { path: zipPath, filename: doc.filename, contentType: 'application/zip' };
   }
 
   private async buildProjectData(doc: ExportDocument, dir: string, onProgress: (fraction: number) => void): Promise<BuiltExport> {
-    const step = weightedProgress([1 - ZIP_SHARE, ZIP_SHARE], onProgress);
+    const part = weightedProgress([1 - ZIP_SHARE, ZIP_SHARE], onProgress);
     const filesDir = join(dir, 'files');
     const { formats } = doc.request as ProjectExportBody;
-    const files = await this.projectData.write(doc.ownerId, doc.projectId, formats, filesDir, step(0));
+    const files = await this.projectData.write(doc.ownerId, doc.projectId, formats, filesDir, part(0));
     if (files.length === 0) throw new Error('the project data writer wrote no files');
     const song = safeSongName(doc.tags.title);
     if (files.length === 1 && !files[0]!.name.includes('/')) {
@@ -85,7 +112,7 @@ export class ExportBuilder {
     }
     const zipPath = join(dir, 'export.zip');
     await zipFiles(files, zipPath);
-    step(1)(1);
+    part(1)(1);
     return { path: zipPath, filename: doc.filename, contentType: 'application/zip' };
   }
 }

@@ -66,7 +66,7 @@ describe('RunExportUseCase', () => {
       return setProgress(ownerId, exportId, value);
     };
     // Every clock reading moves a second, so each progress report is stored.
-    useCase = new RunExportUseCase(exports, storage, { EXPORT_MAX_DELIVER: 3, EXPORT_TTL_MINUTES: 30 }, new FakeClock(NOW, 1000), new ExportBuilder(renderer, writer), new ExportScratch(workDir));
+    useCase = new RunExportUseCase(exports, storage, { EXPORT_MAX_DELIVER: 3, EXPORT_TTL_MINUTES: 30 }, new FakeClock(NOW, 1000), new ExportBuilder(renderer, writer, 1), new ExportScratch(workDir));
   });
 
   afterEach(() => rmSync(workDir, { recursive: true, force: true }));

@@ -1,14 +1,17 @@
 /**
- * Progress over several steps, each weighted by its share: `step(i)` answers the callback for step i (0–1
- * within it), the total (0–1) goes to `report`, never backwards.
+ * Progress over several parts that may run at the same time, each weighted by its share: `part(i)` answers the
+ * callback for part i (0–1 within it); the weighted sum of every part's latest fraction (0–1) goes to `report`,
+ * never backwards.
  */
 export function weightedProgress(weights: readonly number[], report: (fraction: number) => void): (index: number) => (fraction: number) => void {
   const total = weights.reduce((sum, weight) => sum + weight, 0) || 1;
-  const starts = weights.map((_, index) => weights.slice(0, index).reduce((sum, weight) => sum + weight, 0) / total);
+  const done = weights.map(() => 0);
   let last = 0;
   return (index) => (fraction) => {
     const clamped = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
-    const overall = starts[index]! + (clamped * weights[index]!) / total;
+    if (clamped <= done[index]!) return;
+    done[index] = clamped;
+    const overall = done.reduce((sum, part, at) => sum + part * weights[at]!, 0) / total;
     if (overall <= last) return;
     last = overall;
     report(overall);

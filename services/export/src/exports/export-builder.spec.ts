@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ExportBuilder, inParallel } from './export-builder';
+import type { ExportDocument } from './export.schema';
+import { FakeAudioRenderer, FakeProjectDataWriter } from './testing/fakes';
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('inParallel', () => {
+  it('runs every index with at most `limit` at once', async () => {
+    let running = 0;
+    let most = 0;
+    const done: number[] = [];
+    await inParallel(7, 3, async (index) => {
+      running += 1;
+      most = Math.max(most, running);
+      await tick();
+      done.push(index);
+      running -= 1;
+    });
+    expect(most).toBe(3);
+    expect(done.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('after a failure starts nothing new, lets the running ones finish, then throws the first failure', async () => {
+    const started: number[] = [];
+    const finished: number[] = [];
+    const run = inParallel(6, 2, async (index) => {
+      started.push(index);
+      if (index === 0) throw new Error('render 0 failed');
+      await tick();
+      finished.push(index);
+    });
+    await expect(run).rejects.toThrow('render 0 failed');
+    expect(started).toEqual([0, 1]);
+    expect(finished).toEqual([1]);
+  });
+});
+
+describe('ExportBuilder', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'export-builder-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('renders the files side by side and zips them in the planned order, progress rising to the end', async () => {
+    const renderer = new FakeAudioRenderer();
+    let running = 0;
+    let most = 0;
+    renderer.midway = async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await tick();
+      running -= 1;
+    };
+    const doc = {
+      kind: 'audio',
+      request: { projectId: 'p1', exportType: 'individual', format: 'flac', mastering: 'raw', stems: [] },
+      files: ['vocals', 'drums', 'bass', 'other'].map((type) => ({ name: `Song - ${type}.flac`, kind: 'convert', objectKey: `stems/${type}.flac` })),
+      tags: { title: 'Song', bpm: null, key: null },
+      filename: 'Song - stems.zip',
+    } as unknown as ExportDocument;
+    const progress: number[] = [];
+    const built = await new ExportBuilder(renderer, new FakeProjectDataWriter(), 2).build(doc, dir, (fraction) => progress.push(fraction));
+    expect(most).toBe(2);
+    expect(built).toEqual({ path: join(dir, 'export.zip'), filename: 'Song - stems.zip', contentType: 'application/zip' });
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(1);
+  });
+});
