@@ -3,7 +3,7 @@ import { MediaToolError, probeMedia, runFfmpeg, type MediaProbe } from '@stemdec
 import type { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { AudioExportFormat } from '@stemdeck/proto';
 import type { AudioRenderer, AudioTags, RenderProgress, RenderStem } from './audio-renderer';
-import { mixGains } from './mix-gain';
+import { stemGain } from '../../project-data/stem-gain';
 
 /** How the renderer reaches stored audio: a short-lived URL that ffmpeg streams with range requests. */
 export type StoredAudio = Pick<ObjectStorageAdapter, 'presignedReadUrl'>;
@@ -132,8 +132,10 @@ export class FfmpegAudioRenderer implements AudioRenderer {
 
   async mix(stems: readonly RenderStem[], format: AudioExportFormat, tags: AudioTags, outPath: string, onProgress?: RenderProgress): Promise<void> {
     if (stems.length === 0) throw new MediaToolError('Nothing to mix: no stems given', '');
-    const gains = mixGains(stems);
-    let sounding = stems.map((stem, index) => ({ stem, gain: gains[index] })).filter((entry) => entry.gain > 0);
+    // The studio's mix law (the same function the project-data envelopes use, held to the browser's by their spec
+    // and by the export-mix-render e2e against the studio's own playback graph).
+    const anySoloed = stems.some((stem) => stem.soloed);
+    let sounding = stems.map((stem) => ({ stem, gain: stemGain(stem, anySoloed) })).filter((entry) => entry.gain > 0);
     // Everything muted: the mix is silence as long as the song (one stem at gain 0 gives the length).
     if (sounding.length === 0) sounding = [{ stem: stems[0], gain: 0 }];
     const inputs = await Promise.all(sounding.map((entry) => this.open(entry.stem.objectKey)));
