@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { AudioExportFormat, StemType } from '@stemdeck/proto';
 import { FfmpegAudioRenderer } from '../../services/export/src/exports/audio/ffmpeg-audio-renderer';
 import type { RenderStem } from '../../services/export/src/exports/audio/audio-renderer';
+import { storage } from '../support/media';
 import { decode, EXPORT_STEM_TYPES, ffprobe, makeStems, mp3HeaderTag, resampleReference, residual, rmsDbfs, weightedSum } from '../support/export-audio';
 
 jest.setTimeout(120_000);
@@ -19,13 +19,6 @@ const SECONDS = 6;
 const TAGS = { title: 'Integration Song', bpm: 96.5, key: 'F# minor' };
 const NULL_BOUND_DBFS = -90;
 
-const storage = new ObjectStorageAdapter({
-  S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:19000',
-  S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? 'stemdeck',
-  S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? 'stemdeck-dev-secret',
-  S3_BUCKET: process.env.S3_BUCKET ?? 'stemdeck',
-  S3_REGION: process.env.S3_REGION ?? 'us-east-1',
-});
 const renderer = new FfmpegAudioRenderer(storage);
 const prefix = `test/export-render/${randomUUID()}/`;
 const keyOf = (type: StemType) => `${prefix}${type}`;

@@ -41,7 +41,7 @@ export async function upload(agent: SignedInAgent, path: string, options: { fiel
 }
 
 /** The object storage the stack writes to (the platform's own adapter), for proving what was (not) kept. */
-const storage = new ObjectStorageAdapter({
+export const storage = new ObjectStorageAdapter({
   S3_ENDPOINT: process.env.S3_ENDPOINT ?? 'http://127.0.0.1:19000',
   S3_ACCESS_KEY: process.env.S3_ACCESS_KEY ?? 'stemdeck',
   S3_SECRET_KEY: process.env.S3_SECRET_KEY ?? 'stemdeck-dev-secret',
