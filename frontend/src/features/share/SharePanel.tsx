@@ -42,7 +42,7 @@ export function SharePanel() {
             Share
           </Text>
           <Text fontSize="sm" color="fg.muted">
-            Anyone with the link can play this project's mix, without an account. They cannot change or download it.
+            Anyone with the link can listen to this project's mix and see its analysis, without an account. They cannot change anything.
           </Text>
           <HStack gap="4" wrap="wrap" align="flex-end">
             <Stack gap="1">
@@ -138,9 +138,16 @@ function LinkList({ links, failed }: { links: ShareLinkRecord[] | undefined; fai
           {newestFirst(links).map((link) => (
             <Table.Row key={link.id} data-testid="share-link" data-status={link.status}>
               <Table.Cell>{linkDate(link.createdAt)}</Table.Cell>
-              <Table.Cell>{link.status === 'revoked' ? `Revoked ${linkDate(link.revokedAt, '')}`.trim() : linkDate(link.expiresAt)}</Table.Cell>
+              <Table.Cell>{linkDate(link.expiresAt)}</Table.Cell>
               <Table.Cell>
-                <Badge colorPalette={STATUS_PALETTE[link.status]}>{STATUS_NAMES[link.status]}</Badge>
+                <HStack gap="2" wrap="wrap">
+                  <Badge colorPalette={STATUS_PALETTE[link.status]}>{STATUS_NAMES[link.status]}</Badge>
+                  {link.status === 'revoked' && link.revokedAt && (
+                    <Text fontSize="xs" color="fg.muted">
+                      {linkDate(link.revokedAt)}
+                    </Text>
+                  )}
+                </HStack>
               </Table.Cell>
               <Table.Cell textAlign="end">
                 {link.status === 'active' && (
