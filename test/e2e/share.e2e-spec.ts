@@ -89,6 +89,11 @@ describe('Share in Chromium: a link a friend plays without an account', () => {
     await guest.waitForFunction(() => Number(document.querySelector('[data-testid="shared-position"]')?.getAttribute('data-seconds')) > 1, undefined, { timeout: 15_000 });
     expect(await guest.getByTestId('shared-position').getAttribute('data-audio')).toBe('running');
     expect(await guest.getByTestId('shared-position').getAttribute('data-status')).toBe('playing');
+    // The owner's mix is what plays: the muted bass is silent after its gain, the other stems are heard.
+    await guest.waitForTimeout(400);
+    const levels = await Promise.all(['vocals', 'drums', 'bass', 'other'].map(async (type) => Number(await guest.getByTestId(`shared-stem-${type}`).getAttribute('data-level'))));
+    expect(levels[2]).toBeLessThan(0.001);
+    expect(Math.max(levels[0]!, levels[1]!, levels[3]!)).toBeGreaterThan(0.01);
     await guest.getByRole('button', { name: 'Pause' }).click();
     const held = await position(guest);
     await guest.waitForTimeout(600);

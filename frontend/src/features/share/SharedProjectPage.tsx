@@ -16,6 +16,11 @@ import { useSharedProjectQuery, type SharedProject } from './shareApi';
 export const LINK_GONE = 'This link is no longer available';
 
 const BINS = 600;
+/** The stems' meters read the player's analysers this often while it plays. */
+const LEVEL_MS = 100;
+
+/** A stem's RMS on the mixer's meter scale: −60…0 dBFS across the bar. */
+const meterPercent = (rms: number): number => (rms > 0 ? Math.min(100, Math.max(0, ((20 * Math.log10(rms) + 60) / 60) * 100)) : 0);
 
 /** `/s/:token`: a shared project's read-only player, open to everyone (no sign-in, outside the studio). */
 export function SharedProjectPage({ token }: { token: string }) {
@@ -87,6 +92,7 @@ function SharedPlayer({ shared }: { shared: SharedProject }) {
   const [position, setPosition] = useState(0);
   const [status, setStatus] = useState<PlaybackStatus>('stopped');
   const [contextState, setContextState] = useState<AudioContextState | 'none'>('none');
+  const [levels, setLevels] = useState<Record<string, number>>({});
   const canvas = useRef<HTMLCanvasElement>(null);
   const dragging = useRef(false);
   const duration = shared.duration;
@@ -121,6 +127,13 @@ function SharedPlayer({ shared }: { shared: SharedProject }) {
       () => setLoaded('failed'),
     );
   }, [player, shared]);
+
+  // Each stem's level after its gain (a muted stem reads 0) while it plays.
+  useEffect(() => {
+    if (status !== 'playing') return setLevels({});
+    const timer = setInterval(() => setLevels(player.levels()), LEVEL_MS);
+    return () => clearInterval(timer);
+  }, [player, status]);
 
   // The mix's waveform once the stems are decoded.
   useEffect(() => {
@@ -229,13 +242,16 @@ function SharedPlayer({ shared }: { shared: SharedProject }) {
             </Box>
             <SimpleGrid columns={{ base: 2, md: 4 }} gap="2" data-testid="shared-stems">
               {shared.stems.map((stem) => (
-                <Stack key={stem.id} gap="0" p="2" borderWidth="1px" rounded="md" data-testid={`shared-stem-${stem.type}`}>
+                <Stack key={stem.id} gap="1" p="2" borderWidth="1px" rounded="md" data-testid={`shared-stem-${stem.type}`} data-level={(levels[stem.id] ?? 0).toFixed(4)}>
                   <Text fontSize="sm" fontWeight="medium">
                     {STEM_NAMES[stem.type]}
                   </Text>
                   <Text fontSize="xs" color="fg.muted">
                     {stem.muted ? 'Muted' : anySoloed && !stem.soloed ? 'Not in the mix (another stem is soloed)' : `${stem.volume > 0 ? '+' : ''}${stem.volume.toFixed(1)} dB${stem.soloed ? ' · Solo' : ''}`}
                   </Text>
+                  <Box h="1.5" bg="bg.muted" rounded="full" overflow="hidden" aria-hidden>
+                    <Box h="full" bg="green.500" style={{ width: `${meterPercent(levels[stem.id] ?? 0)}%`, transition: 'width 90ms linear' }} />
+                  </Box>
                 </Stack>
               ))}
             </SimpleGrid>
