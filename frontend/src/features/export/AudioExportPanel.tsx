@@ -2,7 +2,7 @@ import { Button, Card, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { skipToken } from '@reduxjs/toolkit/query';
 import { AUDIO_EXPORT_FORMATS, EXPORT_MASTERINGS, EXPORT_TYPES, type AudioExportFormat, type ExportMastering, type ExportType, type StemType } from '@stemdeck/proto/vocabulary';
 import { FileAudio } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { toaster } from '../../ui/toaster';
 import { STEM_NAMES } from '../mastering/enhanceState';
@@ -10,14 +10,15 @@ import { useProjectBlocker } from '../mastering/useFollowedJob';
 import { NO_PROJECT } from '../mastering/jobState';
 import { startDownload } from './download';
 import { useExportAudioMutation, useExportOptionsQuery } from './exportApi';
-import { AUDIO_FORMAT_NAMES, audioExportBlocker, EXPORT_TYPE_NAMES, EXPORT_WORDS, failureDescription, MASTERING_NAMES, selectedStemIds } from './exportState';
+import { AUDIO_FORMAT_NAMES, audioExportBlocker, chosenStems, EXPORT_TYPE_NAMES, EXPORT_WORDS, failureDescription, fellBackToRaw, MASTERING_NAMES, selectedStemIds, variantChoices } from './exportState';
 
 export const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
 
 /**
  * "Audio Export": what to export (the full mix, every stem, or the ticked ones), in which format, and which
- * variant (unmastered, the latest master, the latest enhancement, or both — the ones that do not exist yet
- * are disabled with what to run first). The answer's file downloads by itself.
+ * variant (unmastered, the latest master, the latest enhancement, or both). A variant this type and these stems
+ * cannot take is disabled with what to run first; when a change of type or stems takes away the chosen one,
+ * the unmastered one is selected and the panel says so. The answer's file downloads by itself.
  */
 export function AudioExportPanel() {
   const project = useAppSelector((state) => state.project.project);
@@ -28,11 +29,26 @@ export function AudioExportPanel() {
   const [mastering, setMastering] = useState<ExportMastering>('raw');
   const [selectedTypes, setSelectedTypes] = useState<StemType[]>([]);
   const [lastError, setLastError] = useState<string | null>(null);
+  /** Set when the chosen variant was replaced by the unmastered one; cleared when a variant is chosen again. */
+  const [fellBack, setFellBack] = useState<string | null>(null);
   const { currentData: options } = useExportOptionsQuery(project && !projectBlocked ? project.id : skipToken, { refetchOnMountOrArgChange: true });
   const [exportAudio, { isLoading: exporting }] = useExportAudioMutation();
 
   const choice = { exportType, format, mastering, selectedTypes };
-  const blocked = audioExportBlocker(choice, projectBlocked, options);
+  const variants = variantChoices(options, exportType, chosenStems(choice, stems));
+  const blocked = audioExportBlocker(choice, projectBlocked, variants);
+  const chosenUnavailable = mastering !== 'raw' && variants !== undefined && !variants[mastering].available;
+
+  useEffect(() => {
+    if (!chosenUnavailable) return;
+    setFellBack(fellBackToRaw(mastering));
+    setMastering('raw');
+  }, [chosenUnavailable, mastering]);
+
+  const chooseVariant = (variant: ExportMastering) => {
+    setFellBack(null);
+    setMastering(variant);
+  };
 
   const send = async () => {
     if (!project || blocked) return;
@@ -42,9 +58,9 @@ export function AudioExportPanel() {
       startDownload(answer.downloadUrl, answer.filename);
       toaster.create({ ...EXPORT_WORDS.audioDone, description: answer.filename });
     } catch (error) {
-      const description = failureDescription(EXPORT_WORDS.audioFailed.description, error);
-      setLastError(description);
-      toaster.create({ ...EXPORT_WORDS.audioFailed, description });
+      // The toast says only that it failed; the server's reason stays under the button.
+      setLastError(failureDescription(EXPORT_WORDS.audioFailed.description, error));
+      toaster.create({ ...EXPORT_WORDS.audioFailed });
     }
   };
 
@@ -110,12 +126,12 @@ export function AudioExportPanel() {
             </legend>
             <Stack gap="2" mt="1">
               {EXPORT_MASTERINGS.map((variant) => {
-                const availability = options?.variants[variant];
+                const availability = variants?.[variant];
                 const unavailable = availability !== undefined && !availability.available;
                 return (
                   <Stack key={variant} gap="0" data-testid={`variant-${variant}`} data-available={availability ? String(availability.available) : 'unknown'}>
                     <label style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-                      <input type="radio" name="export-mastering" value={variant} checked={mastering === variant} disabled={unavailable} onChange={() => setMastering(variant)} />
+                      <input type="radio" name="export-mastering" value={variant} checked={mastering === variant} disabled={unavailable} onChange={() => chooseVariant(variant)} />
                       <Text fontSize="sm">{MASTERING_NAMES[variant]}</Text>
                     </label>
                     {unavailable && availability.reason && (
@@ -127,6 +143,11 @@ export function AudioExportPanel() {
                 );
               })}
             </Stack>
+            {fellBack && (
+              <Text fontSize="sm" mt="2" data-testid="export-mastering-fallback">
+                {fellBack}
+              </Text>
+            )}
           </fieldset>
           <HStack gap="4" wrap="wrap">
             <Button colorPalette="purple" disabled={blocked !== null || exporting} onClick={() => void send()} data-testid="export-audio">

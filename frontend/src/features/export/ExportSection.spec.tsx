@@ -21,9 +21,11 @@ const OPTIONS: ExportOptions = {
     dolby: { available: true, reason: null },
     both: { available: false, reason: 'Master this project in AI Mastering first.' },
   },
-  enhancedStemIds: ['p1-fast-vocals'],
+  enhancedStemIds: ['p1-fast-vocals', 'p1-fast-bass'],
   masteredStemTypes: [],
 };
+/** A full-mix master exists (the server offers Mastered), no per-stem master; vocals and bass are enhanced. */
+const MIX_MASTERED: ExportOptions = { ...OPTIONS, variants: { raw: OPTIONS.variants.raw, landr: { available: true, reason: null }, dolby: OPTIONS.variants.dolby, both: { available: true, reason: null } } };
 const ANALYSIS: ProjectAnalysis = {
   loudnessLufs: -11.04,
   spotifyFeatures: { danceability: 0.52, energy: 0.66, valence: 0.2, acousticness: 0.08, instrumentalness: 0.93, liveness: 0.12, speechiness: 0.04, loudness: -11, tempo: 98.04, key: 9, mode: 0, time_signature: 4, duration_ms: 40_000 },
@@ -75,6 +77,8 @@ async function renderSection({ project = PROJECT as Project | null, separating =
 
 const button = (testId: string) => screen.getByTestId(testId) as HTMLButtonElement;
 const radio = (variant: string) => screen.getByTestId(`variant-${variant}`).querySelector('input') as HTMLInputElement;
+/** The figures shown where the analysis is absent by a player that makes them up. */
+const SAMPLE_DEFAULTS = ['125.4', 'F♯ minor', 'F# minor', '0.73', '0.84', '0.46'];
 const value = (id: string) => screen.getByTestId(`analysis-${id}-value`).textContent;
 
 describe('Export & Share: audio export', () => {
@@ -117,6 +121,46 @@ describe('Export & Share: audio export', () => {
     expect(screen.getByTestId('export-audio-blocked').textContent).toMatch(/still being separated/);
   });
 
+  it('offers Mastered stems only with a per-stem master, and falls back to Unmastered where a change takes the choice away', async () => {
+    server.answer('GET', '/api/projects/p1/export-options', { status: 200, body: MIX_MASTERED });
+    await renderSection();
+    await waitFor(() => expect(radio('landr').disabled).toBe(false));
+    fireEvent.click(radio('landr'));
+    expect(radio('landr').checked).toBe(true);
+
+    // Every stem: a full-mix master is no master of the stems.
+    fireEvent.change(screen.getByLabelText('Export'), { target: { value: 'individual' } });
+    await waitFor(() => expect(radio('raw').checked).toBe(true));
+    expect(radio('landr').disabled).toBe(true);
+    expect(radio('both').disabled).toBe(true);
+    expect(radio('dolby').disabled).toBe(false);
+    expect(screen.getByTestId('variant-landr-reason').textContent).toBe('Needs a per-stem master — run AI Mastering with Per stem first');
+    expect(screen.getByTestId('export-mastering-fallback').textContent).toBe('Mastered is not available for this choice, so Unmastered is selected instead.');
+    expect(button('export-audio').disabled).toBe(false);
+
+    // Ticked stems: Enhanced while every ticked stem has an enhanced version.
+    fireEvent.change(screen.getByLabelText('Export'), { target: { value: 'selected' } });
+    fireEvent.click(screen.getByTestId('export-stem-vocals'));
+    fireEvent.click(radio('dolby'));
+    expect(radio('dolby').checked).toBe(true);
+    expect(screen.queryByTestId('export-mastering-fallback')).toBeNull();
+    expect(screen.getByTestId('variant-landr-reason').textContent).toBe('Needs a per-stem master of every chosen stem — run AI Mastering with Per stem first');
+    fireEvent.click(screen.getByTestId('export-stem-drums'));
+    await waitFor(() => expect(radio('raw').checked).toBe(true));
+    expect(radio('dolby').disabled).toBe(true);
+    expect(screen.getByTestId('variant-dolby-reason').textContent).toBe('Needs an enhanced version of every chosen stem — run Enhance stems in AI Mastering first');
+    expect(screen.getByTestId('export-mastering-fallback').textContent).toBe('Enhanced is not available for this choice, so Unmastered is selected instead.');
+
+    // The full mix takes the master again; what is sent is what the panel shows.
+    fireEvent.change(screen.getByLabelText('Export'), { target: { value: 'full-mix' } });
+    expect(radio('landr').disabled).toBe(false);
+    expect(radio('raw').checked).toBe(true);
+    server.answer('POST', '/api/export/audio', { status: 200, body: ANSWER });
+    await act(async () => void fireEvent.click(button('export-audio')));
+    await waitFor(() => expect(toasts).toHaveLength(1));
+    expect(server.sent.find((request) => request.method === 'POST')?.body).toMatchObject({ exportType: 'full-mix', mastering: 'raw' });
+  });
+
   it('exports the ticked stems only: none ticked cannot be sent', async () => {
     await renderSection();
     fireEvent.change(screen.getByLabelText('Export'), { target: { value: 'selected' } });
@@ -147,16 +191,17 @@ describe('Export & Share: audio export', () => {
     expect(server.sent.find((request) => request.method === 'POST')?.body).toEqual({ projectId: 'p1', exportType: 'full-mix', format: 'wav-24-48', mastering: 'raw', stems: [] });
   });
 
-  it('says "Export failed" with the server\'s reason for a refusal, and only the failure words for a server error', async () => {
+  it('toasts "Export failed" / "Failed to export audio files", with the server\'s reason under the button', async () => {
     await renderSection();
     server.answer('POST', '/api/export/audio', { status: 409, body: { message: 'This project has no completed master yet. Run AI Mastering first.' } }, { status: 500, body: { message: 'Internal server error', errorId: 'e1' } });
     await act(async () => void fireEvent.click(button('export-audio')));
     await waitFor(() => expect(toasts).toHaveLength(1));
-    expect(toasts[0]).toEqual({ title: 'Export failed', description: 'Failed to export audio files: This project has no completed master yet. Run AI Mastering first.', type: 'error' });
+    expect(toasts[0]).toEqual({ title: 'Export failed', description: 'Failed to export audio files', type: 'error' });
     expect(screen.getByTestId('export-audio-error').textContent).toBe('Failed to export audio files: This project has no completed master yet. Run AI Mastering first.');
     await act(async () => void fireEvent.click(button('export-audio')));
     await waitFor(() => expect(toasts).toHaveLength(2));
     expect(toasts[1]).toEqual({ title: 'Export failed', description: 'Failed to export audio files', type: 'error' });
+    expect(screen.getByTestId('export-audio-error').textContent).toBe('Failed to export audio files');
     expect(clicked).toEqual([]);
   });
 });
@@ -175,16 +220,21 @@ describe('Export & Share: project data and the analysis view', () => {
     expect(clicked).toEqual([{ href: '/api/exports/x2/download', download: 'song - project data.zip' }]);
   });
 
-  it('cannot export with no format ticked; a failure says "Failed to export project data"', async () => {
+  it('cannot export with no format ticked; a failure toasts "Failed to export project data", the reason under the button', async () => {
     await renderSection();
     fireEvent.click(screen.getByTestId('project-format-spotifyJson'));
     expect(button('export-project').disabled).toBe(true);
     expect(screen.getByTestId('export-project-blocked').textContent).toBe('Choose at least one format.');
     fireEvent.click(screen.getByTestId('project-format-oscMidiConfig'));
-    server.answer('POST', '/api/export/project', { status: 500, body: { statusCode: 500, message: 'Internal server error', errorId: 'e2' } });
+    server.answer('POST', '/api/export/project', { status: 409, body: { message: 'This project has no analysis yet' } }, { status: 500, body: { statusCode: 500, message: 'Internal server error', errorId: 'e2' } });
     await act(async () => void fireEvent.click(button('export-project')));
     await waitFor(() => expect(toasts).toHaveLength(1));
     expect(toasts[0]).toEqual({ title: 'Export failed', description: 'Failed to export project data', type: 'error' });
+    expect(screen.getByTestId('export-project-error').textContent).toBe('Failed to export project data: This project has no analysis yet');
+    await act(async () => void fireEvent.click(button('export-project')));
+    await waitFor(() => expect(toasts).toHaveLength(2));
+    expect(toasts[1]).toEqual({ title: 'Export failed', description: 'Failed to export project data', type: 'error' });
+    expect(screen.getByTestId('export-project-error').textContent).toBe('Failed to export project data');
   });
 
   it("shows the project's stored analysis", async () => {
@@ -195,16 +245,22 @@ describe('Export & Share: project data and the analysis view', () => {
     expect(value('loudness')).toBe('-11.0 LUFS');
     expect(value('time-signature')).toBe('4/4');
     expect(value('danceability')).toBe('0.52');
+    expect(value('energy')).toBe('0.66');
+    expect(value('valence')).toBe('0.20');
+    expect(value('acousticness')).toBe('0.08');
     expect(value('instrumentalness')).toBe('0.93');
+    expect(value('liveness')).toBe('0.12');
+    expect(value('speechiness')).toBe('0.04');
     expect(screen.queryByTestId('analysis-note')).toBeNull();
+    for (const sample of SAMPLE_DEFAULTS) expect(document.body.textContent).not.toContain(sample);
   });
 
   it('shows dashes, not sample figures, for a project without analysis, and says why', async () => {
     server.answer('GET', '/api/projects/p1/analysis', { status: 404, body: { message: 'This project has no analysis (no audio was uploaded)' } });
     await renderSection();
     await waitFor(() => expect(screen.getByTestId('analysis-note').textContent).toMatch(/no analysis yet/));
-    const view = screen.getByTestId('analysis-view').textContent!;
-    for (const id of ['tempo', 'key', 'loudness', 'danceability', 'energy', 'valence', 'speechiness']) expect(value(id)).toBe('—');
-    for (const sample of ['125.4', 'F# minor', '0.73', '0.84', '0.46']) expect(view).not.toContain(sample);
+    for (const id of ['tempo', 'key', 'loudness', 'time-signature', 'danceability', 'energy', 'valence', 'acousticness', 'instrumentalness', 'liveness', 'speechiness']) expect(value(id)).toBe('—');
+    // Nowhere on the page, in either spelling of the sharp.
+    for (const sample of SAMPLE_DEFAULTS) expect(document.body.textContent).not.toContain(sample);
   });
 });

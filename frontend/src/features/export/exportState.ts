@@ -1,3 +1,4 @@
+import type { VariantAvailability } from '@stemdeck/proto';
 import type { AudioExportFormat, ExportMastering, ExportType, ProjectExportFormat, StemType } from '@stemdeck/proto/vocabulary';
 import type { ExportOptions } from './exportApi';
 
@@ -59,13 +60,51 @@ export interface AudioChoice {
   selectedTypes: readonly StemType[];
 }
 
+/** Whether each version can be exported now, and if not why, in plain words. */
+export type VariantChoices = Record<ExportMastering, VariantAvailability>;
+
+export const NEEDS_STEM_MASTER = 'Needs a per-stem master — run AI Mastering with Per stem first';
+export const NEEDS_STEM_MASTER_OF_EACH = 'Needs a per-stem master of every chosen stem — run AI Mastering with Per stem first';
+export const NEEDS_ENHANCED_STEM = 'Needs an enhanced stem — run Enhance stems in AI Mastering first';
+export const NEEDS_ENHANCED_EACH = 'Needs an enhanced version of every chosen stem — run Enhance stems in AI Mastering first';
+
+const AVAILABLE: VariantAvailability = { available: true, reason: null };
+const unavailable = (reason: string): VariantAvailability => ({ available: false, reason });
+
+/** The project's stems a choice exports: every one for a full mix or individual stems, the ticked ones (mixer order) for selected. */
+export function chosenStems<S extends { id: string; type: StemType }>(choice: Pick<AudioChoice, 'exportType' | 'selectedTypes'>, stems: readonly S[]): S[] {
+  return choice.exportType === 'selected' ? stems.filter((stem) => choice.selectedTypes.includes(stem.type)) : [...stems];
+}
+
+/**
+ * Which versions this export type (and, for selected, these stems) can take, from the server's options.
+ * A full mix takes any master and any enhanced stem, so the server's answer stands. Stems on their own take a
+ * per-stem master's stems and enhanced stems: individual needs at least one of each kind (it exports the stems
+ * that have one), selected needs one for every ticked stem (with none ticked yet, at least one to tick).
+ * Before stems exist every version is what the server says (not ready). Undefined while the options are not read.
+ */
+export function variantChoices(options: ExportOptions | undefined, exportType: ExportType, chosen: ReadonlyArray<{ id: string; type: StemType }>): VariantChoices | undefined {
+  if (!options) return undefined;
+  if (exportType === 'full-mix' || !options.variants.raw.available) return options.variants;
+  const each = exportType === 'selected' && chosen.length > 0;
+  const mastered = each ? chosen.every((stem) => options.masteredStemTypes.includes(stem.type)) : options.masteredStemTypes.length > 0;
+  const enhanced = each ? chosen.every((stem) => options.enhancedStemIds.includes(stem.id)) : options.enhancedStemIds.length > 0;
+  const landr = mastered ? AVAILABLE : unavailable(each ? NEEDS_STEM_MASTER_OF_EACH : NEEDS_STEM_MASTER);
+  const dolby = enhanced ? AVAILABLE : unavailable(each ? NEEDS_ENHANCED_EACH : NEEDS_ENHANCED_STEM);
+  const missing = [landr.reason, dolby.reason].filter((reason): reason is string => reason !== null);
+  return { raw: options.variants.raw, landr, dolby, both: missing.length > 0 ? unavailable(missing.join('; ')) : AVAILABLE };
+}
+
+/** The words saying the chosen version was replaced by the unmastered one because this choice cannot take it. */
+export const fellBackToRaw = (mastering: ExportMastering) => `${MASTERING_NAMES[mastering]} is not available for this choice, so ${MASTERING_NAMES.raw} is selected instead.`;
+
 /**
  * Why the audio export cannot be sent, in plain words, or null when it can: a project with whole stems
- * (`projectBlocked` says otherwise), a variant that exists, and for `selected` at least one stem.
+ * (`projectBlocked` says otherwise), a variant this choice can take, and for `selected` at least one stem.
  */
-export function audioExportBlocker(choice: AudioChoice, projectBlocked: string | null, options: ExportOptions | undefined): string | null {
+export function audioExportBlocker(choice: AudioChoice, projectBlocked: string | null, variants: VariantChoices | undefined): string | null {
   if (projectBlocked) return projectBlocked;
-  const variant = options?.variants[choice.mastering];
+  const variant = variants?.[choice.mastering];
   if (variant && !variant.available) return variant.reason ?? `${MASTERING_NAMES[choice.mastering]} audio is not available for this project yet.`;
   if (choice.exportType === 'selected' && choice.selectedTypes.length === 0) return CHOOSE_A_STEM;
   return null;
@@ -74,7 +113,7 @@ export function audioExportBlocker(choice: AudioChoice, projectBlocked: string |
 /** The ids a `selected` export sends, in the mixer's order; the other types send none. */
 export function selectedStemIds(choice: AudioChoice, stems: ReadonlyArray<{ id: string; type: StemType }>): string[] {
   if (choice.exportType !== 'selected') return [];
-  return stems.filter((stem) => choice.selectedTypes.includes(stem.type)).map((stem) => stem.id);
+  return chosenStems(choice, stems).map((stem) => stem.id);
 }
 
 /** What the gateway answers for a failure it has no words for (its cause is in the server's log). */
