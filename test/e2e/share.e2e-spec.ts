@@ -78,8 +78,13 @@ describe('Share in Chromium: a link a friend plays without an account', () => {
     await guest.getByTestId('shared-title').waitFor();
     expect(guest.url()).toBe(url);
     expect(await guest.getByTestId('shared-title').innerText()).toBe(SONG);
-    expect(await guest.getByTestId('shared-summary').innerText()).toMatch(/^0:15 · \d+ BPM · [A-G]♯? (major|minor)$/);
-    expect(await guest.getByTestId('analysis-tempo-value').innerText()).toMatch(/^\d+\.\d BPM$/);
+    // The project's own tempo, key and analysis, as the owner's project stores them.
+    const project = (await (await page.request.get(`${BASE_URL}/api/projects/${projectId}`)).json()) as { bpm: number; key: string };
+    const analysis = (await (await page.request.get(`${BASE_URL}/api/projects/${projectId}/analysis`)).json()) as { spotifyFeatures: { tempo: number; energy: number }; loudnessLufs: number };
+    expect(await guest.getByTestId('shared-summary').innerText()).toBe(`0:15 · ${Math.round(project.bpm)} BPM · ${project.key}`);
+    expect(await guest.getByTestId('analysis-tempo-value').innerText()).toBe(`${analysis.spotifyFeatures.tempo.toFixed(1)} BPM`);
+    expect(await guest.getByTestId('analysis-energy-value').innerText()).toBe(analysis.spotifyFeatures.energy.toFixed(2));
+    expect(await guest.getByTestId('analysis-loudness-value').innerText()).toBe(`${analysis.loudnessLufs.toFixed(1)} LUFS`);
     expect(await guest.getByTestId('shared-stem-bass').innerText()).toContain('Muted');
     expect(await guest.getByTestId('shared-stem-vocals').innerText()).toContain('0.0 dB');
     await guest.locator('[data-testid="shared-waveform"][data-drawn="true"]').waitFor({ timeout: 60_000 });
