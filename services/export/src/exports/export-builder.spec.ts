@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ExportBuilder, inParallel } from './export-builder';
+import { ExportBuilder, inParallel, RenderStalled, watchedRender } from './export-builder';
 import type { ExportDocument } from './export.schema';
 import { FakeAudioRenderer, FakeProjectDataWriter } from './testing/fakes';
 
@@ -66,5 +66,42 @@ describe('ExportBuilder', () => {
     expect(built).toEqual({ path: join(dir, 'export.zip'), filename: 'Song - stems.zip', contentType: 'application/zip' });
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(1);
+  });
+});
+
+describe('watchedRender', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('lets a render that keeps reporting progress run as long as it takes', async () => {
+    const seen: number[] = [];
+    const run = watchedRender('vocals.wav', 1000, (fraction) => seen.push(fraction), async (onProgress) => {
+      for (let step = 1; step <= 5; step += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 900));
+        onProgress(step / 5);
+      }
+    });
+    await jest.advanceTimersByTimeAsync(4500);
+    await expect(run).resolves.toBeUndefined();
+    expect(seen).toEqual([0.2, 0.4, 0.6, 0.8, 1]);
+  });
+
+  it('fails a render whose progress stops, and drops what it reports afterwards', async () => {
+    const seen: number[] = [];
+    let report: (fraction: number) => void = () => undefined;
+    const run = watchedRender('bass.wav', 1000, (fraction) => seen.push(fraction), (onProgress) => {
+      report = onProgress;
+      onProgress(0.1);
+      return new Promise(() => undefined);
+    });
+    const failed = expect(run).rejects.toThrow(new RenderStalled('bass.wav', 1000));
+    await jest.advanceTimersByTimeAsync(1000);
+    await failed;
+    report(0.9);
+    expect(seen).toEqual([0.1]);
+  });
+
+  it("passes a render's own failure on", async () => {
+    await expect(watchedRender('x', 1000, () => undefined, async () => Promise.reject(new Error('ffmpeg exited with 1')))).rejects.toThrow('ffmpeg exited with 1');
   });
 });

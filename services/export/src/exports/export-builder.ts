@@ -54,6 +54,48 @@ export async function inParallel(count: number, limit: number, work: (index: num
   if (failure) throw failure.error;
 }
 
+/** A render that reports no progress for this long is given up: a stalled read must not hold the export queue forever. */
+export const RENDER_STALL_MS = 2 * 60_000;
+export const RENDER_STALL = Symbol('RenderStallMs');
+
+/** A render whose progress stopped (its ffmpeg is left to end on its own; the attempt fails and is retried). */
+export class RenderStalled extends Error {
+  constructor(name: string, stallMs: number) {
+    super(`rendering ${name} reported no progress for ${Math.round(stallMs / 1000)} s`);
+    this.name = 'RenderStalled';
+  }
+}
+
+/**
+ * Runs one render with a stall watch: it fails with RenderStalled when `render` reports no progress for
+ * `stallMs`. Progress reported after it ended (failed, stalled or done) is dropped.
+ */
+export function watchedRender(name: string, stallMs: number, onProgress: (fraction: number) => void, render: (onProgress: (fraction: number) => void) => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => finish(() => reject(new RenderStalled(name, stallMs))), stallMs);
+    };
+    const finish = (settle: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      settle();
+    };
+    arm();
+    render((fraction) => {
+      if (settled) return;
+      arm();
+      onProgress(fraction);
+    }).then(
+      () => finish(resolve),
+      (error: unknown) => finish(() => reject(error)),
+    );
+  });
+}
+
 /** Rendering is most of the work; the zip (a copy, disk to disk) the rest. */
 const ZIP_SHARE = 0.1;
 /** The weight of one file's render: a mix reads every stem. */
@@ -61,7 +103,8 @@ const renderWeight = (file: PlannedAudioFile) => (file.kind === 'mix' ? Math.max
 
 /**
  * Builds an export's download in its scratch folder: audio files rendered by the AudioRenderer, one per core
- * at a time (its progress reported, weighted by how much each file reads), project data written by the
+ * at a time (its progress reported, weighted by how much each file reads; a render whose progress stops for
+ * RENDER_STALL_MS fails the attempt, which is retried), project data written by the
  * ProjectDataWriter; one file is the download itself, several are stored in one zip.
  */
 @Injectable()
@@ -71,6 +114,7 @@ export class ExportBuilder {
     @Inject(PROJECT_DATA_WRITER) private readonly projectData: Pick<ProjectDataWriter, 'write'>,
     /** Renders at once: one ffmpeg per core (an encode is CPU-bound; the queue hands a worker one export at a time). */
     @Optional() @Inject(PARALLEL_RENDERS) private readonly parallelRenders: number = availableParallelism(),
+    @Optional() @Inject(RENDER_STALL) private readonly stallMs: number = RENDER_STALL_MS,
   ) {}
 
   build(doc: ExportDocument, dir: string, onProgress: (fraction: number) => void): Promise<BuiltExport> {
@@ -88,8 +132,11 @@ export class ExportBuilder {
     await inParallel(doc.files.length, this.parallelRenders, async (index) => {
       const file = doc.files[index]!;
       const { path } = entries[index]!;
-      if (file.kind === 'convert') await this.renderer.convert({ objectKey: file.objectKey }, format, doc.tags, path, part(index));
-      else await this.renderer.mix(file.stems, format, doc.tags, path, part(index));
+      await watchedRender(file.name, this.stallMs, part(index), (onProgress) =>
+        file.kind === 'convert'
+          ? this.renderer.convert({ objectKey: file.objectKey }, format, doc.tags, path, onProgress)
+          : this.renderer.mix(file.stems, format, doc.tags, path, onProgress),
+      );
       part(index)(1);
     });
     if (!zipped) return { path: entries[0]!.path, filename: doc.filename, contentType: contentTypeOf(doc.filename) };
