@@ -3,13 +3,17 @@ import { skipToken } from '@reduxjs/toolkit/query';
 import { AUDIO_EXPORT_FORMATS, EXPORT_MASTERINGS, EXPORT_TYPES, type AudioExportFormat, type ExportMastering, type ExportType, type StemType } from '@stemdeck/proto/vocabulary';
 import { FileAudio } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useAppSelector } from '../../app/hooks';
+import { useStore } from 'react-redux';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import type { RootState } from '../../app/store';
 import { toaster } from '../../ui/toaster';
 import { STEM_NAMES } from '../mastering/enhanceState';
 import { useProjectBlocker } from '../mastering/useFollowedJob';
 import { NO_PROJECT } from '../mastering/jobState';
+import { projectsApi } from '../project/projectsApi';
 import { startDownload } from './download';
 import { useExportAudioMutation, useExportOptionsQuery } from './exportApi';
+import { mixFieldsTaken, unsavedMixNote, waitForSavedMix } from './savedMix';
 import { AUDIO_FORMAT_NAMES, audioExportBlocker, chosenStems, EXPORT_TYPE_NAMES, EXPORT_WORDS, failureDescription, fellBackToRaw, MASTERING_NAMES, selectedStemIds, variantChoices } from './exportState';
 
 export const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
@@ -18,7 +22,8 @@ export const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 't
  * "Audio Export": what to export (the full mix, every stem, or the ticked ones), in which format, and which
  * variant (unmastered, the latest master, the latest enhancement, or both). A variant this type and these stems
  * cannot take is disabled with what to run first; when a change of type or stems takes away the chosen one,
- * the unmastered one is selected and the panel says so. The answer's file downloads by itself.
+ * the unmastered one is selected and the panel says so. Before it is sent, the mixer's latest changes are given
+ * a moment to be saved (the export is made from the saved mix). The answer's file downloads by itself.
  */
 export function AudioExportPanel() {
   const project = useAppSelector((state) => state.project.project);
@@ -32,7 +37,14 @@ export function AudioExportPanel() {
   /** Set when the chosen variant was replaced by the unmastered one; cleared when a variant is chosen again. */
   const [fellBack, setFellBack] = useState<string | null>(null);
   const { currentData: options } = useExportOptionsQuery(project && !projectBlocked ? project.id : skipToken, { refetchOnMountOrArgChange: true });
-  const [exportAudio, { isLoading: exporting }] = useExportAudioMutation();
+  const [exportAudio, { isLoading: sending }] = useExportAudioMutation();
+  const dispatch = useAppDispatch();
+  const store = useStore<RootState>();
+  /** Waiting for the mixer's latest changes to be saved before the export is sent. */
+  const [awaitingSave, setAwaitingSave] = useState(false);
+  /** Set when the export went ahead with an older saved mix than the one heard. */
+  const [unsavedNote, setUnsavedNote] = useState<string | null>(null);
+  const exporting = sending || awaitingSave;
 
   const choice = { exportType, format, mastering, selectedTypes };
   const variants = variantChoices(options, exportType, chosenStems(choice, stems));
@@ -51,8 +63,16 @@ export function AudioExportPanel() {
   };
 
   const send = async () => {
-    if (!project || blocked) return;
+    if (!project || blocked || exporting) return;
     setLastError(null);
+    setUnsavedNote(null);
+    setAwaitingSave(true);
+    const unsaved = await waitForSavedMix({
+      read: () => dispatch(projectsApi.endpoints.projectStems.initiate({ projectId: project.id }, { subscribe: false, forceRefetch: true })).unwrap(),
+      shown: () => store.getState().project.stems,
+      fields: mixFieldsTaken(exportType, mastering),
+    }).finally(() => setAwaitingSave(false));
+    if (unsaved.length > 0) setUnsavedNote(unsavedMixNote(unsaved));
     try {
       const answer = await exportAudio({ projectId: project.id, exportType, format, mastering, stems: selectedStemIds(choice, stems) }).unwrap();
       startDownload(answer.downloadUrl, answer.filename);
@@ -158,6 +178,11 @@ export function AudioExportPanel() {
           {blocked && blocked !== NO_PROJECT && !exporting && (
             <Text fontSize="sm" color="fg.muted" data-testid="export-audio-blocked">
               {blocked}
+            </Text>
+          )}
+          {unsavedNote && !exporting && (
+            <Text fontSize="sm" color="fg.muted" data-testid="export-audio-unsaved">
+              {unsavedNote}
             </Text>
           )}
           {lastError && !exporting && (

@@ -6,7 +6,7 @@ import type { Project } from '../../api/mediaTypes';
 import { installFakeFetch } from '../../api/testing/fakeFetch.harness';
 import { createStore } from '../../app/store';
 import { toaster } from '../../ui/toaster';
-import { jobProgressed, projectOpened, stemsLoaded } from '../project/projectSlice';
+import { jobProgressed, projectOpened, stemChanged, stemsLoaded } from '../project/projectSlice';
 import { normalizeStems } from '../project/stems';
 import type { ExportOptions, ProjectAnalysis } from './exportApi';
 import { ExportSection } from './ExportSection';
@@ -41,6 +41,7 @@ beforeEach(() => {
   server.answer('GET', '/api/projects/p1/export-options', { status: 200, body: OPTIONS });
   server.answer('GET', '/api/projects/p1/analysis', { status: 200, body: ANALYSIS });
   server.answer('GET', '/api/projects/p1/share-links', { status: 200, body: [] });
+  server.answer('GET', '/api/projects/p1/stems', { status: 200, body: STEMS });
   toasts = [];
   jest.spyOn(toaster, 'create').mockImplementation((toast) => {
     toasts.push(toast);
@@ -159,6 +160,27 @@ describe('Export & Share: audio export', () => {
     await act(async () => void fireEvent.click(button('export-audio')));
     await waitFor(() => expect(toasts).toHaveLength(1));
     expect(server.sent.find((request) => request.method === 'POST')?.body).toMatchObject({ exportType: 'full-mix', mastering: 'raw' });
+  });
+
+  it('sends a full mix only once the mixer\'s latest change is saved, reading "Exporting..." meanwhile', async () => {
+    const store = await renderSection();
+    // Heard at once, saved a moment later: the server still has the old volume when Export is pressed.
+    store.dispatch(stemChanged({ id: 'p1-fast-vocals', changes: { volume: -6, muted: true } }));
+    const saved = STEMS.map((stem) => (stem.type === 'vocals' ? { ...stem, volume: -6, muted: true } : stem));
+    server.answer('GET', '/api/projects/p1/stems', { status: 200, body: STEMS }, { status: 200, body: STEMS }, { status: 200, body: saved });
+    server.answer('POST', '/api/export/audio', { status: 200, body: ANSWER });
+    await act(async () => void fireEvent.click(button('export-audio')));
+    expect(button('export-audio').textContent).toBe('Exporting...');
+    expect(button('export-audio').disabled).toBe(true);
+    await waitFor(() => expect(toasts).toHaveLength(1), { timeout: 3000 });
+    const reads = server.sent.filter((request) => request.method === 'GET' && request.path === '/api/projects/p1/stems');
+    expect(reads).toHaveLength(3);
+    // The export went after the read that found the change saved, not before.
+    const lastRead = server.sent.lastIndexOf(reads.at(-1)!);
+    const post = server.sent.findIndex((request) => request.method === 'POST');
+    expect(post).toBeGreaterThan(lastRead);
+    expect(screen.queryByTestId('export-audio-unsaved')).toBeNull();
+    expect(clicked).toEqual([{ href: '/api/exports/x1/download', download: 'song - full mix.wav' }]);
   });
 
   it('exports the ticked stems only: none ticked cannot be sent', async () => {
