@@ -73,6 +73,8 @@ export const MASTERING_RESULTS = Symbol('MasteringResults');
 export interface ExportStorage {
   putFile(key: string, path: string, contentType: string): Promise<void>;
   removePrefix(prefix: string): Promise<void>;
+  /** Removes an object and any incomplete multipart upload of it (an upload that failed half-way). */
+  discard(key: string): Promise<void>;
 }
 export const EXPORT_STORAGE = Symbol('ExportStorage');
 

@@ -152,6 +152,8 @@ describe('RunExportUseCase', () => {
     await expect(useCase.execute(item(3))).resolves.toBe('give-up');
     expect(exports.docs.get('e1')).toMatchObject({ status: 'failed', error: PROJECT_EXPORT_FAILED });
     expect(storage.keys()).toEqual([]);
+    // The upload's own key is discarded too (an incomplete multipart upload would not show among the objects).
+    expect(storage.discarded).toEqual([`${PREFIX}Song - stems.zip`]);
   });
 
   it('a refusal met while building fails it at once with its own words', async () => {

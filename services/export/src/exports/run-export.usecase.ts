@@ -58,7 +58,11 @@ export class RunExportUseCase {
       if (gone.seen) throw new ExportGone();
       item.heartbeat();
       const objectKey = `${exportObjectsPrefix(doc)}${built.filename}`;
-      await this.storage.putFile(objectKey, built.path, built.contentType);
+      await this.storage.putFile(objectKey, built.path, built.contentType).catch(async (error: unknown) => {
+        // Nothing half-written stays behind: not the object, not the parts of a multipart upload.
+        await this.storage.discard(objectKey).catch(() => undefined);
+        throw error;
+      });
       const now = this.clock.now();
       const completed = await this.exports.complete(ownerId, exportId, {
         filename: built.filename,

@@ -63,6 +63,13 @@ export class InMemoryExportStorage implements ExportStorage {
     for (const key of [...this.objects.keys()]) if (key.startsWith(prefix)) this.objects.delete(key);
   }
 
+  readonly discarded: string[] = [];
+
+  async discard(key: string): Promise<void> {
+    this.discarded.push(key);
+    this.objects.delete(key);
+  }
+
   keys(): string[] {
     return [...this.objects.keys()];
   }
