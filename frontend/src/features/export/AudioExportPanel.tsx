@@ -34,8 +34,8 @@ export function AudioExportPanel() {
   const [mastering, setMastering] = useState<ExportMastering>('raw');
   const [selectedTypes, setSelectedTypes] = useState<StemType[]>([]);
   const [lastError, setLastError] = useState<string | null>(null);
-  /** Set when the chosen variant was replaced by the unmastered one; cleared when a variant is chosen again. */
-  const [fellBack, setFellBack] = useState<string | null>(null);
+  /** The variant replaced by the unmastered one; cleared when a variant is chosen again. */
+  const [fellBackFrom, setFellBackFrom] = useState<ExportMastering | null>(null);
   const { currentData: options } = useExportOptionsQuery(project && !projectBlocked ? project.id : skipToken, { refetchOnMountOrArgChange: true });
   const [exportAudio, { isLoading: sending }] = useExportAudioMutation();
   const dispatch = useAppDispatch();
@@ -50,15 +50,17 @@ export function AudioExportPanel() {
   const variants = variantChoices(options, exportType, chosenStems(choice, stems));
   const blocked = audioExportBlocker(choice, projectBlocked, variants);
   const chosenUnavailable = mastering !== 'raw' && variants !== undefined && !variants[mastering].available;
+  // Said while the replaced variant stays unavailable (a later change of stems may offer it again).
+  const fellBack = fellBackFrom && variants && !variants[fellBackFrom].available ? fellBackToRaw(fellBackFrom) : null;
 
   useEffect(() => {
     if (!chosenUnavailable) return;
-    setFellBack(fellBackToRaw(mastering));
+    setFellBackFrom(mastering);
     setMastering('raw');
   }, [chosenUnavailable, mastering]);
 
   const chooseVariant = (variant: ExportMastering) => {
-    setFellBack(null);
+    setFellBackFrom(null);
     setMastering(variant);
   };
 

@@ -151,6 +151,11 @@ describe('Export & Share: audio export', () => {
     expect(radio('dolby').disabled).toBe(true);
     expect(screen.getByTestId('variant-dolby-reason').textContent).toBe('Needs an enhanced version of every chosen stem — run Enhance stems in AI Mastering first');
     expect(screen.getByTestId('export-mastering-fallback').textContent).toBe('Enhanced is not available for this choice, so Unmastered is selected instead.');
+    // Drums unticked: Enhanced can be chosen again, so the note goes; Unmastered stays chosen.
+    fireEvent.click(screen.getByTestId('export-stem-drums'));
+    expect(radio('dolby').disabled).toBe(false);
+    expect(radio('raw').checked).toBe(true);
+    expect(screen.queryByTestId('export-mastering-fallback')).toBeNull();
 
     // The full mix takes the master again; what is sent is what the panel shows.
     fireEvent.change(screen.getByLabelText('Export'), { target: { value: 'full-mix' } });
