@@ -34,9 +34,25 @@ export function startTracing(serviceName: string, version = process.env.npm_pack
       new HttpInstrumentation({
         // Health probes would drown real traffic in traces.
         ignoreIncomingRequestHook: (req) => req.url === '/healthz',
+        // A share link's token is a secret the database keeps only hashed: spans must not carry it either.
+        requestHook: (span, request) => {
+          if (!('url' in request) || typeof request.url !== 'string') return;
+          const redacted = redactSecretPath(request.url);
+          if (redacted === request.url) return;
+          span.setAttributes({ 'url.path': redacted.split('?')[0], 'http.target': redacted, 'http.url': redacted, 'url.full': redacted });
+        },
       }),
     ],
   });
+}
+
+/** Paths that carry a share link's token (the public player and its API), with the token replaced. */
+const SECRET_PATHS = [/^(\/api\/share\/)[^/?#]+/, /^(\/s\/)[^/?#]+/];
+
+/** A request path with any share token replaced by `:token`, for traces and logs. */
+export function redactSecretPath(path: string): string {
+  for (const pattern of SECRET_PATHS) if (pattern.test(path)) return path.replace(pattern, '$1:token');
+  return path;
 }
 
 /** Flushes pending spans; call on shutdown. */
