@@ -1,4 +1,3 @@
-import { RpcFailure } from '@stemdeck/platform';
 import { SHARE_LINK_GONE_MESSAGE } from '@stemdeck/proto';
 import { CreateShareLinkUseCase, PROJECT_NOT_FOUND } from './create-share-link.usecase';
 import { DeleteProjectShareLinksUseCase } from './delete-project-share-links.usecase';
