@@ -22,6 +22,8 @@ export interface FfmpegRun {
   /** Working folder: where the relative `file=` of metadata printers lands (paths in `args` must then be absolute). */
   cwd?: string;
   signal?: AbortSignal;
+  /** Wall-clock limit: past it ffmpeg is killed (SIGKILL) and `done` rejects with a MediaToolError that says so. */
+  timeoutSeconds?: number;
 }
 
 export interface FfmpegProcess {
@@ -76,13 +78,29 @@ export function startFfmpeg(run: FfmpegRun): FfmpegProcess {
       const match = /^out_time_us=(\d+)/.exec(line);
       if (match && totalUs > 0 && run.onProgress) run.onProgress(Math.min(1, Number(match[1]) / totalUs));
     });
+    let timedOut = false;
+    const timer =
+      run.timeoutSeconds !== undefined && run.timeoutSeconds > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+          }, run.timeoutSeconds * 1000)
+        : undefined;
     if (run.onStdout) child.stdout!.on('data', run.onStdout);
     child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
     (child.stdio[3] as Readable).on('data', (chunk: Buffer) => progress.push(chunk));
-    child.on('error', (err) => reject(run.signal?.aborted ? (run.signal.reason ?? err) : err));
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(run.signal?.aborted ? (run.signal.reason ?? err) : err);
+    });
     child.on('close', (code) => {
+      clearTimeout(timer);
       stderr.end();
       progress.end();
+      if (timedOut) {
+        reject(new MediaToolError(`${command} ran past its limit of ${run.timeoutSeconds} s and was stopped`, tail.join('\n')));
+        return;
+      }
       if (code === 0) {
         run.onProgress?.(1);
         resolve();
