@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AudioExportFormat, StemType } from '@stemdeck/proto';
@@ -281,5 +283,130 @@ describe('FfmpegAudioRenderer conversions', () => {
     writeFileSync(join(dir, 'ffmpeg-fails'), `#!/bin/sh\nfor last; do :; done\necho partial > "$last"\nexit 1\n`, { mode: 0o755 });
     await expect(failing.convert({ objectKey: 'stems/vocals' }, 'wav-24-48', TAGS, out('half.wav'))).rejects.toThrow();
     expect(existsSync(out('half.wav'))).toBe(false);
+  });
+});
+
+/**
+ * Stored objects served over HTTP as storage serves presigned reads, and storage failing midway. `/<mode>/<file>`:
+ * `whole` sends it all; `half` announces the whole length, sends half and closes the connection; `stall` sends
+ * half and then nothing; `trickle` serves its first request (the probe) whole, later ones a few bytes at a time;
+ * `drop-once` honours ranges (as object storage does) and drops its second request (ffmpeg's first) half-way.
+ */
+async function startStorageServer(files: Map<string, string>): Promise<{ server: Server; url: (mode: string, name: string) => string }> {
+  const hits = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const [, mode, name] = (req.url ?? '').split('/');
+    const bytes = readFileSync(files.get(name)!);
+    const hit = (hits.get(req.url!) ?? 0) + 1;
+    hits.set(req.url!, hit);
+    const range = mode === 'drop-once' ? /bytes=(\d+)-/.exec(req.headers.range ?? '') : null;
+    const start = range ? Number(range[1]) : 0;
+    const body = bytes.subarray(start);
+    res.writeHead(range ? 206 : 200, {
+      'Content-Length': body.length,
+      ...(mode === 'drop-once' ? { 'Accept-Ranges': 'bytes' } : {}),
+      ...(range ? { 'Content-Range': `bytes ${start}-${bytes.length - 1}/${bytes.length}` } : {}),
+    });
+    const half = body.subarray(0, body.length >> 1);
+    if (mode === 'half' || (mode === 'drop-once' && hit === 2)) res.write(half, () => setTimeout(() => res.socket?.destroy(), 20));
+    else if (mode === 'stall') res.write(half);
+    else if (mode === 'trickle' && hit > 1) {
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (res.destroyed || sent >= body.length) return clearInterval(timer);
+        res.write(body.subarray(sent, sent + 64));
+        sent += 64;
+      }, 100);
+      res.on('close', () => clearInterval(timer));
+    } else res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: (mode, name) => `http://127.0.0.1:${port}/${mode}/${name}` };
+}
+
+describe('FfmpegAudioRenderer reading stems over HTTP: a read cut short or stalled never becomes a stored file', () => {
+  let http: Awaited<ReturnType<typeof startStorageServer>>;
+  const served = new Map<string, string>();
+  const overHttp = (limits = {}) =>
+    new FfmpegAudioRenderer({ presignedReadUrl: async (key: string) => http.url(key.split(':')[0], key.split(':')[1]) }, { limits });
+
+  beforeAll(async () => {
+    served.set('vocals', stems.vocals);
+    served.set('drums', stems.drums);
+    served.set('short', objects.get('stems/vocals-96k')!);
+    http = await startStorageServer(served);
+  });
+  afterAll(async () => {
+    http.server.closeAllConnections();
+    await new Promise((resolve) => http.server.close(resolve));
+  });
+
+  it('reads a whole stem over HTTP', async () => {
+    await overHttp().convert({ objectKey: 'whole:vocals' }, 'wav-24-48', TAGS, out('http-whole.wav'));
+    expect(ffprobe(out('http-whole.wav')).durationSeconds).toBeCloseTo(SECONDS, 3);
+  });
+
+  it('a connection that ends half-way fails the convert and the mix, and leaves no file', async () => {
+    await expect(overHttp().convert({ objectKey: 'half:vocals' }, 'wav-24-48', TAGS, out('http-half.wav'))).rejects.toThrow(/connection to storage ended before the stem was read whole/);
+    await expect(overHttp().convert({ objectKey: 'half:vocals' }, 'flac', TAGS, out('http-half.flac'))).rejects.toThrow();
+    await expect(
+      overHttp().mix([{ ...stem('drums'), objectKey: 'whole:drums' }, { ...stem('vocals'), objectKey: 'half:vocals' }], 'mp3-320', TAGS, out('http-half.mp3')),
+    ).rejects.toThrow();
+    for (const name of ['http-half.wav', 'http-half.flac', 'http-half.mp3']) expect(existsSync(out(name))).toBe(false);
+  });
+
+  it('a connection object storage drops once is resumed where it stopped (ranged reconnect): the file is whole, every sample equal', async () => {
+    await overHttp().convert({ objectKey: 'drop-once:vocals' }, 'wav-24-48', TAGS, out('http-resumed.wav'));
+    const local = out('local-reference.wav');
+    await renderer.convert({ objectKey: 'stems/vocals' }, 'wav-24-48', TAGS, local);
+    const diff = residual(await decode(out('http-resumed.wav')), await decode(local));
+    expect(diff.lengths[0]).toBe(diff.lengths[1]);
+    expect(diff.peakDbfs).toBe(-Infinity);
+  });
+
+  it('a read that stalls fails after the read timeout (not never), and leaves no file', async () => {
+    const started = Date.now();
+    await expect(overHttp({ readTimeoutSeconds: 1 }).convert({ objectKey: 'stall:vocals' }, 'wav-24-48', TAGS, out('http-stall.wav'))).rejects.toThrow(
+      /Storage stopped sending the stem: no data for 1 s \(read timed out\)/,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(existsSync(out('http-stall.wav'))).toBe(false);
+  }, 20_000);
+
+  it('a render that runs past twice the song (at least the minimum) is killed and says so', async () => {
+    // The 1 s stem trickles in at 640 bytes/s: each read is quick, the whole would take minutes.
+    const started = Date.now();
+    await expect(
+      overHttp({ minRunSeconds: 1 }).convert({ objectKey: 'trickle:short' }, 'wav-24-48', TAGS, out('http-trickle.wav')),
+    ).rejects.toThrow(/ran past its limit of 2 s and was stopped/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(existsSync(out('http-trickle.wav'))).toBe(false);
+  }, 20_000);
+});
+
+describe('FfmpegAudioRenderer holds the output to its source’s length', () => {
+  /** An ffmpeg that ends its output after 1 s and exits 0, as ffmpeg 5.1 does when its input ends early unnoticed. */
+  const cutShort = () => {
+    const path = join(dir, 'ffmpeg-cuts-short');
+    writeFileSync(path, '#!/bin/bash\nlast="${@: -1}"\nset -- "${@:1:$#-1}"\nexec ffmpeg "$@" -t 1 "$last"\n', { mode: 0o755 });
+    return new FfmpegAudioRenderer(storage, { ffmpeg: path });
+  };
+
+  it('a shorter output than the stems fails the render and is deleted (convert, the flac copy and the mix)', async () => {
+    await expect(cutShort().convert({ objectKey: 'stems/vocals' }, 'wav-16-44', TAGS, out('cut.wav'))).rejects.toThrow(/1\.000 s long where its source is 4\.000 s/);
+    await expect(cutShort().convert({ objectKey: 'stems/vocals' }, 'flac', TAGS, out('cut.flac'))).rejects.toThrow(/not read whole/);
+    await expect(cutShort().mix(allStems(), 'mp3-320', TAGS, out('cut.mp3'))).rejects.toThrow(/not read whole/);
+    for (const name of ['cut.wav', 'cut.flac', 'cut.mp3']) expect(existsSync(out(name))).toBe(false);
+  });
+
+  it('a stem with no length in its header (FLAC streamed into storage) still renders: there is nothing to hold it to', async () => {
+    const streamed = join(dir, 'streamed.flac');
+    execFileSync('sh', ['-c', `ffmpeg -v error -i '${stems.vocals}' -c:a flac -sample_fmt s32 -f flac pipe:1 > '${streamed}'`]);
+    objects.set('stems/streamed', streamed);
+    await renderer.convert({ objectKey: 'stems/streamed' }, 'wav-24-48', TAGS, out('streamed.wav'));
+    await renderer.mix([stem('drums'), { ...stem('vocals'), objectKey: 'stems/streamed' }], 'mp3-320', TAGS, out('streamed.mp3'));
+    expect(ffprobe(out('streamed.wav')).durationSeconds).toBeCloseTo(SECONDS, 3);
+    expect(ffprobe(out('streamed.mp3')).durationSeconds).toBeGreaterThanOrEqual(SECONDS - 0.01);
   });
 });

@@ -1,11 +1,22 @@
-import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { MediaToolError, runFfmpeg } from '@stemdeck/audio';
 import type { ObjectStorageAdapter } from '@stemdeck/platform';
 import type { AudioExportFormat } from '@stemdeck/proto';
 import type { AudioRenderer, AudioTags, RenderProgress, RenderStem } from './audio-renderer';
 import { stemGain } from '../../project-data/stem-gain';
+import {
+  DEFAULT_READ_LIMITS,
+  execTool,
+  explainReadFailure,
+  FAIL_ON_READ_ERROR,
+  inputArgs,
+  lengthTolerance,
+  probeInputArgs,
+  runTimeoutSeconds,
+  verifyOutputLength,
+  type ExpectedLength,
+  type ReadLimits,
+} from './ffmpeg-inputs';
 
 /** How the renderer reaches stored audio: a short-lived URL that ffmpeg streams with range requests. */
 export type StoredAudio = Pick<ObjectStorageAdapter, 'presignedReadUrl'>;
@@ -117,14 +128,22 @@ interface SourceProbe {
   durationSeconds: number;
 }
 
-const execFileAsync = promisify(execFile);
-
-async function probeSource(url: string, ffprobe = 'ffprobe'): Promise<SourceProbe | null> {
-  const { stdout } = await execFileAsync(ffprobe, [
-    '-v', 'error', '-select_streams', 'a:0', '-print_format', 'json',
-    '-show_entries', 'stream=codec_name,sample_rate,channels,bits_per_raw_sample,bits_per_sample:format=duration', url,
-  ]).catch((error: Error & { stderr?: string }) => {
-    throw new MediaToolError(`ffprobe cannot read the stem: ${(error.stderr ?? error.message).trim().split('\n').pop()}`, error.stderr ?? '');
+/** Probes a stored stem (its header only), failing on a stalled read or past the run limit. */
+export async function probeSource(url: string, ffprobe: string, limits: ReadLimits): Promise<SourceProbe | null> {
+  const stdout = await execTool(
+    ffprobe,
+    [
+      '-v', 'error', '-select_streams', 'a:0', '-print_format', 'json',
+      '-show_entries', 'stream=codec_name,sample_rate,channels,bits_per_raw_sample,bits_per_sample:format=duration',
+      ...probeInputArgs(url, limits),
+    ],
+    limits.minRunSeconds,
+  ).catch((error: MediaToolError) => {
+    // A run killed at its limit says so; otherwise ffprobe's last line is the cause.
+    if (!error.stderr || /ran past its limit/.test(error.message)) throw error;
+    const explained = explainReadFailure(error, limits);
+    if (explained !== error) throw explained;
+    throw new MediaToolError(`ffprobe cannot read the stem: ${error.stderr.trim().split('\n').pop()}`, error.stderr);
   });
   const parsed = JSON.parse(stdout) as {
     streams?: Array<{ codec_name?: string; sample_rate?: string; channels?: number; bits_per_raw_sample?: string; bits_per_sample?: number }>;
@@ -156,21 +175,25 @@ function toStereoFloat(probe: SourceProbe): string {
  * A failed render leaves no output file behind.
  */
 export class FfmpegAudioRenderer implements AudioRenderer {
+  private readonly limits: ReadLimits;
+
   constructor(
     private readonly storage: StoredAudio,
-    private readonly tools: { ffmpeg?: string; ffprobe?: string } = {},
-  ) {}
+    private readonly tools: { ffmpeg?: string; ffprobe?: string; limits?: Partial<ReadLimits> } = {},
+  ) {
+    this.limits = { ...DEFAULT_READ_LIMITS, ...tools.limits };
+  }
 
   async convert(source: { objectKey: string }, format: AudioExportFormat, tags: AudioTags, outPath: string, onProgress?: RenderProgress): Promise<void> {
     const input = await this.open(source.objectKey);
     // A stem stored as 24-bit FLAC already is the flac export: its frames are copied as they are (bit for bit, the
     // same MD5 in its header), only the tags are the export's. A quarter of the time of decoding and encoding again.
     if (format === 'flac' && input.probe.codec === 'flac' && input.probe.bits === 24) {
-      await this.render([input.url], null, format, tags, outPath, input.probe.durationSeconds, onProgress);
+      await this.render([input.url], null, format, tags, outPath, [input.probe], input.probe.sampleRate, onProgress);
       return;
     }
     const graph = `[0:a:0]aformat=sample_fmts=fltp,${finalConversion(format, input.probe.sampleRate)}[out]`;
-    await this.render([input.url], graph, format, tags, outPath, input.probe.durationSeconds, onProgress);
+    await this.render([input.url], graph, format, tags, outPath, [input.probe], outputRate(format, input.probe.sampleRate), onProgress);
   }
 
   async mix(stems: readonly RenderStem[], format: AudioExportFormat, tags: AudioTags, outPath: string, onProgress?: RenderProgress): Promise<void> {
@@ -195,41 +218,49 @@ export class FfmpegAudioRenderer implements AudioRenderer {
     // at the browser's output.
     const sum = `${inputs.map((_, i) => `[s${i}]`).join('')}amix=inputs=${inputs.length}:normalize=0:duration=longest:dropout_transition=0`;
     const graph = `${prepared.join(';')};${sum},${finalConversion(format, mixRate)}[out]`;
-    const duration = Math.max(...inputs.map((input) => input.probe.durationSeconds));
     await this.render(
       inputs.map((input) => input.url),
       graph,
       format,
       tags,
       outPath,
-      duration,
+      inputs.map((input) => input.probe),
+      outputRate(format, mixRate),
       onProgress,
     );
   }
 
   private async open(objectKey: string): Promise<{ url: string; probe: SourceProbe }> {
     const url = await this.storage.presignedReadUrl(objectKey);
-    const probe = await probeSource(url, this.tools.ffprobe);
+    const probe = await probeSource(url, this.tools.ffprobe ?? 'ffprobe', this.limits);
     if (!probe) throw new MediaToolError(`${objectKey} has no audio stream`, '');
     return { url, probe };
   }
 
-  /** One ffmpeg: the inputs through `graph` (its output labelled [out]), or the first input's audio copied when null. */
+  /**
+   * One ffmpeg: the inputs through `graph` (its output labelled [out]), or the first input's audio copied when null.
+   * A read error fails it (`-xerror`), a stalled read times out, the whole run is killed past twice the song's
+   * length, and the finished file is held to the length of its longest input; whatever fails leaves no file.
+   */
   private async render(
     urls: string[],
     graph: string | null,
     format: AudioExportFormat,
     tags: AudioTags,
     outPath: string,
-    durationSeconds: number,
+    sources: SourceProbe[],
+    rate: number,
     onProgress?: RenderProgress,
   ): Promise<void> {
     const spec = FORMAT_SPECS[format];
+    const expected = expectedLength(sources, format === 'mp3-320', rate);
+    const timeoutSeconds = runTimeoutSeconds(expected.seconds, this.limits);
     try {
       await runFfmpeg({
         ffmpeg: this.tools.ffmpeg,
         args: [
-          ...urls.flatMap((url) => ['-i', url]),
+          ...FAIL_ON_READ_ERROR,
+          ...urls.flatMap((url) => inputArgs(url, this.limits)),
           ...(graph === null ? ['-map', '0:a:0', '-c:a', 'copy'] : ['-filter_complex', graph, '-map', '[out]', ...spec.codec]),
           // The stems' own tags (encoder, anything an upload carried) are not the export's.
           '-map_metadata', '-1',
@@ -237,12 +268,28 @@ export class FfmpegAudioRenderer implements AudioRenderer {
           '-f', spec.muxer,
           outPath,
         ],
-        durationSeconds,
+        durationSeconds: expected.seconds,
         onProgress,
+        timeoutSeconds,
       });
+      await verifyOutputLength(outPath, expected, this.tools.ffprobe ?? 'ffprobe', this.limits.minRunSeconds);
     } catch (error) {
       await rm(outPath, { force: true });
-      throw error;
+      throw explainReadFailure(error, this.limits);
     }
   }
+}
+
+/**
+ * The length an output must have: the longest input's (the mix runs as long as its longest stem). An input whose
+ * header has no length (a FLAC streamed into storage) leaves only a lower bound; with none known there is nothing
+ * to hold the output to, and `-xerror` alone stands guard.
+ */
+function expectedLength(sources: SourceProbe[], mp3: boolean, rate: number): ExpectedLength {
+  const known = sources.map((source) => source.durationSeconds).filter((seconds) => seconds > 0);
+  return {
+    seconds: known.length > 0 ? Math.max(...known) : 0,
+    exact: known.length === sources.length,
+    toleranceSeconds: lengthTolerance(mp3, rate),
+  };
 }
