@@ -6,7 +6,7 @@ import { CSRF } from '../support/env';
 import { downloadExport, exportScratchOf, exportStorage, postExport, removeDownloads, unzip, type ExportAnswer } from '../support/export';
 import { ffprobe, mp3HeaderTag, type ProbedExport } from '../support/export-audio';
 import { followJob } from '../support/jobs';
-import { makeClip, objectKeys, ownerIdOf, storedAudioFormat, uploadSeparated, type SeparatedStem } from '../support/media';
+import { incompleteUploads, makeClip, objectKeys, ownerIdOf, storedAudioFormat, uploadSeparated, type SeparatedStem } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 
 const json = { ...CSRF, 'content-type': 'application/json' };
@@ -413,6 +413,7 @@ describe('Audio export through the gateway (the real stack)', () => {
     expect(failed[0]).toMatchObject({ error: 'Failed to export audio files', attempts: 3 });
     expect(await objectKeys(`${exportsPrefix()}${failed[0]!._id}/`)).toEqual([]);
     expect(await objectKeys(exportsPrefix())).toEqual(before);
+    expect(await incompleteUploads(exportsPrefix())).toEqual([]);
     const pid = Number(readFileSync(join(process.env.STEMDECK_DATA_DIR ?? '.data/test', 'pids', 'export.pid'), 'utf8'));
     expect(exportScratchOf(pid)).toEqual([]);
     expect(((await (await demo.fetch(`/api/exports/${failed[0]!._id}`)).json()) as ExportRecord)).toMatchObject({ status: 'failed', error: 'Failed to export audio files' });
