@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +68,27 @@ describe('ExportBuilder', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(1);
   });
+
+  it.each([
+    ['100 emoji', '🎵'.repeat(100)],
+    ['100 CJK characters', '日本語の歌'.repeat(20)],
+  ])('a song named with %s (300–400 bytes, over a file name\'s 255) renders to index-named files and zips under the song\'s names', async (_what, title) => {
+    const renderer = new FakeAudioRenderer();
+    const names = ['vocals', 'bass'].map((type) => `${title} - ${type}.flac`);
+    expect(Buffer.byteLength(names[0]!, 'utf8')).toBeGreaterThan(255);
+    const doc = {
+      kind: 'audio',
+      request: { projectId: 'p1', exportType: 'individual', format: 'flac', mastering: 'raw', stems: [] },
+      files: names.map((name, index) => ({ name, kind: 'convert', objectKey: `stems/${index}.flac` })),
+      tags: { title, bpm: null, key: null },
+      filename: `${title} - stems.zip`,
+    } as unknown as ExportDocument;
+    const built = await new ExportBuilder(renderer, new FakeProjectDataWriter(), 2).build(doc, dir, () => undefined);
+    expect(renderer.calls.map((call) => call.outPath)).toEqual([join(dir, '0.flac'), join(dir, '1.flac')]);
+    expect(built).toEqual({ path: join(dir, 'export.zip'), filename: `${title} - stems.zip`, contentType: 'application/zip' });
+    expect(execFileSync('unzip', ['-Z1', built.path]).toString().trim().split('\n')).toEqual(names);
+    expect(execFileSync('unzip', ['-p', built.path, names[1]!]).toString()).toBe('convert stems/1.flac flac');
+  });
 });
 
 describe('watchedRender', () => {
@@ -94,7 +116,7 @@ describe('watchedRender', () => {
       onProgress(0.1);
       return new Promise(() => undefined);
     });
-    const failed = expect(run).rejects.toThrow(new RenderStalled('bass.wav', 1000));
+    const failed = expect(run).rejects.toMatchObject({ name: 'RenderStalled', message: new RenderStalled('bass.wav', 1000).message });
     await jest.advanceTimersByTimeAsync(1000);
     await failed;
     report(0.9);

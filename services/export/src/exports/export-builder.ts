@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import type { AudioExportBody, ProjectExportBody } from '@stemdeck/proto';
 import { PROJECT_DATA_WRITER, type ProjectDataWriter } from '../project-data/project-data.port';
 import { AUDIO_RENDERER, type AudioRenderer } from './audio/audio-renderer';
@@ -127,8 +127,9 @@ export class ExportBuilder {
     const renderTotal = renders.reduce((sum, weight) => sum + weight, 0);
     const part = weightedProgress(zipped ? [...renders, (renderTotal * ZIP_SHARE) / (1 - ZIP_SHARE)] : renders, onProgress);
     const { format } = doc.request as AudioExportBody;
-    // Each render in its own numbered file: names inside the download may repeat a song's odd characters.
-    const entries: ZipEntry[] = doc.files.map((file, index) => ({ path: join(dir, `${index}-${file.name}`), name: file.name }));
+    // Each render in a file named by its index alone: the song's name (odd characters, up to 255 bytes with the
+    // rest of the name) goes only into the zip entry and the download's name, never into a path on disk.
+    const entries: ZipEntry[] = doc.files.map((file, index) => ({ path: join(dir, `${index}${extname(file.name)}`), name: file.name }));
     await inParallel(doc.files.length, this.parallelRenders, async (index) => {
       const file = doc.files[index]!;
       const { path } = entries[index]!;

@@ -1,4 +1,4 @@
-import { audioFileName, safeSongName, zipFileName } from './file-names';
+import { audioFileName, safeSongName, SONG_NAME_MAX_BYTES, zipFileName } from './file-names';
 
 describe('safeSongName', () => {
   it.each<[string, string]>([
@@ -16,9 +16,26 @@ describe('safeSongName', () => {
     expect(safeSongName(name)).toBe(safe);
   });
 
-  it('keeps at most 100 characters (whole characters, no half surrogate pairs)', () => {
-    expect(Array.from(safeSongName('🎵'.repeat(150)))).toHaveLength(100);
-    expect(safeSongName('🎵'.repeat(150))).toBe('🎵'.repeat(100));
+  it('keeps at most 150 UTF-8 bytes, cut between whole characters (a file name may hold 255 bytes, not characters)', () => {
+    // An emoji is 4 bytes, a CJK character 3: 37 and 50 of them fit.
+    expect(safeSongName('🎵'.repeat(100))).toBe('🎵'.repeat(37));
+    expect(safeSongName('日'.repeat(100))).toBe('日'.repeat(50));
+    expect(safeSongName('a'.repeat(149) + '日本')).toBe('a'.repeat(149));
+    // A letter with its combining mark, or a flag's two halves, are never split.
+    expect(safeSongName('a'.repeat(148) + 'e\u0301\u0301')).toBe('a'.repeat(148));
+    expect(safeSongName('a'.repeat(145) + '🇯🇵')).toBe('a'.repeat(145));
+    for (const name of ['🎵'.repeat(100), '日'.repeat(100), 'é'.repeat(200), 'x'.repeat(300)]) {
+      const safe = safeSongName(name);
+      expect(Buffer.byteLength(safe, 'utf8')).toBeLessThanOrEqual(SONG_NAME_MAX_BYTES);
+      expect(Buffer.from(safe, 'utf8').toString('utf8')).toBe(safe);
+      expect(safe).not.toMatch(/[\uD800-\uDFFF]/u);
+    }
+  });
+
+  it('drops invisible format characters: a bidi override cannot make a name look like another file type', () => {
+    expect(safeSongName('evil\u202Egpj.exe')).toBe('evilgpj.exe');
+    expect(safeSongName('Zero\u200Bwidth\u200D\uFEFF\u2066song\u2069')).toBe('Zerowidthsong');
+    expect(safeSongName('\u202E\u200B')).toBe('Untitled');
   });
 });
 

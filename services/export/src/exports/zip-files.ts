@@ -14,7 +14,22 @@ export interface ZipEntry {
  */
 export async function zipFiles(entries: readonly ZipEntry[], outPath: string, mtime = new Date()): Promise<void> {
   const zip = new ZipFile();
+  // yazl reports a file it cannot stat or read as 'error' on the ZipFile itself, not on its output stream:
+  // unheard, that event would crash the service. It fails the zip instead, and ends the output (so the
+  // pipeline closes the file being written rather than waiting for bytes that never come).
+  const failed = new Promise<never>((_, reject) =>
+    zip.once('error', (error: Error) => {
+      reject(error);
+      zip.outputStream.destroy(error);
+    }),
+  );
   for (const entry of entries) zip.addFile(entry.path, entry.name, { compressionLevel: 0, mtime });
   zip.end();
-  await pipeline(zip.outputStream, createWriteStream(outPath));
+  const written = pipeline(zip.outputStream, createWriteStream(outPath));
+  try {
+    await Promise.race([written, failed]);
+  } finally {
+    // Settled either way before returning: the write stream is closed before its folder may be removed.
+    await written.catch(() => undefined);
+  }
 }
