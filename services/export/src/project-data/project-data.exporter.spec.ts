@@ -25,10 +25,10 @@ const stem = (type: StemRecord['type'], changes: Partial<StemRecord> = {}): Stem
 /** Media as a small in-memory fake: the owner's project, optionally without analysis or stems. */
 class FakeMedia implements ProjectMedia {
   constructor(
-    private readonly state: { analysis: ProjectAnalysis | null; stems: StemRecord[] },
+    private readonly state: { analysis: ProjectAnalysis | null; stems: StemRecord[]; name?: string },
   ) {}
   async project(ownerId: string, projectId: string) {
-    return ownerId === OWNER && projectId === project.id ? project : null;
+    return ownerId === OWNER && projectId === project.id ? { ...project, name: this.state.name ?? project.name } : null;
   }
   async analysis() {
     return this.state.analysis;
@@ -118,7 +118,8 @@ describe('ProjectDataExporter', () => {
       'resolume/clips/Night Drive - other.wav',
       'resolume/README.txt',
     ]);
-    for (const file of files) expect(file.path).toBe(join(dir, file.name));
+    // Clips are written by their index (the song's name goes only into the zip entry); the rest as named.
+    for (const file of files) expect(file.path).toBe(join(dir, file.name.startsWith('resolume/clips/') ? `resolume/clips/${files.filter((f) => f.name.startsWith('resolume/clips/')).indexOf(file)}.wav` : file.name));
     expect(progress.at(-1)).toBe(1);
     for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThanOrEqual(progress[i - 1]!);
     expect(progress.some((fraction) => fraction > 0 && fraction < 1)).toBe(true);
@@ -138,5 +139,22 @@ describe('ProjectDataExporter', () => {
       ['clips/Night Drive - vocals.wav', 1], ['clips/Night Drive - drums.wav', 2], ['clips/Night Drive - bass.wav', 3], ['clips/Night Drive - other.wav', 4],
     ]);
     expect(resolume.clips[2]).toMatchObject({ stem: 'bass', muted: true });
+  });
+
+  it.each([
+    ['100 emoji', '🎵'.repeat(100)],
+    ['100 CJK characters', '日本語の歌'.repeat(20)],
+  ])('resolume: a song named with %s writes its clips (named by index on disk) under its capped name in the kit', async (_what, name) => {
+    const audio = new FakeAudio();
+    const files = await new ProjectDataExporter(new FakeMedia({ analysis, stems: [stem('vocals'), stem('bass')], name }), audio).write(OWNER, 'p1', ['resolume'], dir);
+    const clips = files.filter((file) => file.name.startsWith('resolume/clips/'));
+    expect(clips.map((file) => file.path)).toEqual([join(dir, 'resolume/clips/0.wav'), join(dir, 'resolume/clips/1.wav')]);
+    for (const file of clips) {
+      expect(readFileSync(file.path, 'utf8')).toBe('RIFF');
+      const base = file.name.slice('resolume/clips/'.length);
+      expect(Buffer.byteLength(base, 'utf8')).toBeLessThanOrEqual(255);
+      expect(base.startsWith(name.slice(0, 10))).toBe(true);
+    }
+    expect(audio.wavs.map((wav) => wav.title)).toEqual([`${name} - vocals`, `${name} - bass`]);
   });
 });

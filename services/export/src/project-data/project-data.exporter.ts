@@ -149,7 +149,8 @@ export class ProjectDataExporter implements ProjectDataWriter {
     for (const [index, stem] of facts.stems.entries()) {
       const clip = `clips/${song} - ${stem.type}.wav`;
       const name = `resolume/${clip}`;
-      const path = join(dir, name);
+      // On disk by its index alone: the song's name (up to 255 bytes with the rest) goes only into the zip entry.
+      const path = join(dir, 'resolume', 'clips', `${index}.wav`);
       await mkdir(dirname(path), { recursive: true });
       await this.audio.writeWav(await this.media.stemObjectKey(ownerId, stem.id), path, `${facts.project.name} - ${stem.type}`);
       files.push({ name, path });
