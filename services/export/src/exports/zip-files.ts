@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 
@@ -20,7 +21,7 @@ export async function zipFiles(entries: readonly ZipEntry[], outPath: string, mt
   const failed = new Promise<never>((_, reject) =>
     zip.once('error', (error: Error) => {
       reject(error);
-      zip.outputStream.destroy(error);
+      (zip.outputStream as Readable).destroy(error);
     }),
   );
   for (const entry of entries) zip.addFile(entry.path, entry.name, { compressionLevel: 0, mtime });
