@@ -89,6 +89,11 @@ export const ExportRecord = z.object({
   /** The name the download is saved as (`<song> - full mix.wav`, `<song> - stems.zip`, …). */
   filename: z.string(),
   error: z.string().optional(),
+  /**
+   * With `error`: the HTTP status its words go with when it was refused while being built (409: the song was
+   * not analysed yet, …); absent for a failure (500).
+   */
+  errorStatus: z.number().int().optional(),
   createdAt: z.string(),
   /** After this the download is gone (its object removed). */
   expiresAt: z.string(),

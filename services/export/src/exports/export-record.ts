@@ -10,6 +10,7 @@ export const toExportRecord = (doc: ExportDocument): ExportRecord => ({
   progress: doc.progress,
   filename: doc.filename,
   ...(doc.error ? { error: doc.error } : {}),
+  ...(doc.error && doc.errorStatus ? { errorStatus: doc.errorStatus } : {}),
   createdAt: doc.createdAt.toISOString(),
   expiresAt: doc.expiresAt.toISOString(),
 });

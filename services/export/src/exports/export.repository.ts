@@ -17,6 +17,7 @@ export class ExportRepository implements ExportStore {
       objectKey: null,
       contentType: null,
       error: null,
+      errorStatus: null,
       attempts: 0,
       updatedAt: doc.createdAt,
       completedAt: null,
@@ -42,14 +43,23 @@ export class ExportRepository implements ExportStore {
     return this.whileProcessing(ownerId, exportId, { ...result, status: 'completed', progress: 100, error: null });
   }
 
-  fail(ownerId: string, exportId: string, error: string): Promise<ExportDocument | null> {
-    return this.whileProcessing(ownerId, exportId, { status: 'failed', error });
+  fail(ownerId: string, exportId: string, error: string, status?: number): Promise<ExportDocument | null> {
+    return this.whileProcessing(ownerId, exportId, { status: 'failed', error, errorStatus: status ?? null });
   }
 
   listExpired(now: Date, limit: number): Promise<ExportDocument[]> {
     return this.exports
       .find({ status: 'completed', purgedAt: null, expiresAt: { $lt: now } })
       .sort({ expiresAt: 1 })
+      .limit(limit)
+      .lean<ExportDocument[]>()
+      .exec();
+  }
+
+  listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]> {
+    return this.exports
+      .find({ status: 'processing', createdAt: { $lt: createdBefore } })
+      .sort({ createdAt: 1 })
       .limit(limit)
       .lean<ExportDocument[]>()
       .exec();

@@ -32,6 +32,8 @@ export interface ExportDocument {
   contentType: string | null;
   /** Words for users when it failed. */
   error: string | null;
+  /** The HTTP status those words go with when it was refused while being built (null: a failure, 500). */
+  errorStatus?: number | null;
   /** Deliveries that started working on it. */
   attempts: number;
   createdAt: Date;
@@ -68,6 +70,7 @@ export const ExportSchema = new Schema<ExportDocument>(
     objectKey: { type: String, default: null },
     contentType: { type: String, default: null },
     error: { type: String, default: null },
+    errorStatus: { type: Number, default: null },
     attempts: { type: Number, required: true },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },

@@ -26,7 +26,10 @@ export interface ExportStore {
   markAttempt(ownerId: string, exportId: string): Promise<void>;
   setProgress(ownerId: string, exportId: string, progress: number): Promise<ExportDocument | null>;
   complete(ownerId: string, exportId: string, result: ExportResult): Promise<ExportDocument | null>;
-  fail(ownerId: string, exportId: string, error: string): Promise<ExportDocument | null>;
+  /** Failed with words for users; `status` when it was refused (e.g. 409) rather than failed (500). */
+  fail(ownerId: string, exportId: string, error: string, status?: number): Promise<ExportDocument | null>;
+  /** Exports still processing that were created before `createdBefore` (oldest first, at most `limit`). */
+  listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]>;
   /** Completed exports whose download expired before `now` and whose objects are still stored (oldest first, at most `limit`). */
   listExpired(now: Date, limit: number): Promise<ExportDocument[]>;
   markPurged(ownerId: string, exportId: string, at: Date): Promise<void>;

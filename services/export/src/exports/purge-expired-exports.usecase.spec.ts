@@ -1,4 +1,5 @@
-import { EXPIRED_RECORD_KEEP_MS, PurgeExpiredExportsUseCase, PURGE_BATCH } from './purge-expired-exports.usecase';
+import { EXPIRED_RECORD_KEEP_MS, PurgeExpiredExportsUseCase, PURGE_BATCH, STUCK_EXPORT_MIN_MS, stuckAfterMs } from './purge-expired-exports.usecase';
+import { AUDIO_EXPORT_FAILED } from './run-export.usecase';
 import type { NewExport } from './exports.ports';
 import { FakeClock, InMemoryExportStorage } from './testing/fakes';
 import { InMemoryExports } from './testing/in-memory-exports';
@@ -34,7 +35,7 @@ describe('PurgeExpiredExportsUseCase', () => {
     exports = new InMemoryExports();
     storage = new InMemoryExportStorage();
     clock = new FakeClock(NOW);
-    purge = new PurgeExpiredExportsUseCase(exports, storage, clock);
+    purge = new PurgeExpiredExportsUseCase(exports, storage, clock, { EXPORT_ACK_WAIT_MS: 30_000, EXPORT_MAX_DELIVER: 3 });
   });
 
   it('removes the files of expired exports and marks them purged; unexpired ones keep theirs', async () => {
@@ -81,5 +82,49 @@ describe('PurgeExpiredExportsUseCase', () => {
     clock.advance(2);
     await purge.execute();
     expect(exports.docs.has('ancient')).toBe(false);
+  });
+
+  /** An export still processing, asked for at `createdAt`, with a half-written object in its folder. */
+  async function processing(id: string, createdAt: number): Promise<void> {
+    await exports.create({
+      _id: id,
+      ownerId: 'u1',
+      projectId: 'p1',
+      kind: 'audio',
+      request: { projectId: 'p1', exportType: 'full-mix', format: 'flac', mastering: 'raw', stems: [] },
+      files: [],
+      tags: { title: 'Song', bpm: null, key: null },
+      filename: 'Song - full mix.flac',
+      createdAt: new Date(createdAt),
+      expiresAt: new Date(createdAt + 60_000),
+    });
+    await storage.putFile(`${prefix(id)}Song - full mix.flac`, '/tmp/x', 'audio/flac');
+  }
+
+  it('fails and cleans an export still processing long after any delivery could run it; a recent one is left running', async () => {
+    expect(stuckAfterMs({ EXPORT_ACK_WAIT_MS: 30_000, EXPORT_MAX_DELIVER: 3 })).toBe(STUCK_EXPORT_MIN_MS);
+    expect(stuckAfterMs({ EXPORT_ACK_WAIT_MS: 6 * 3600_000, EXPORT_MAX_DELIVER: 5 })).toBe(2 * 6 * 6 * 3600_000);
+    await processing('stuck', NOW - STUCK_EXPORT_MIN_MS - 1);
+    await processing('running', NOW - STUCK_EXPORT_MIN_MS + 60_000);
+    await purge.execute();
+    expect(exports.docs.get('stuck')).toMatchObject({ status: 'failed', error: AUDIO_EXPORT_FAILED });
+    expect(exports.docs.get('running')).toMatchObject({ status: 'processing', error: null });
+    expect(storage.keys()).toEqual([`${prefix('running')}Song - full mix.flac`]);
+    // The recent one becomes stuck in its turn.
+    clock.advance(60_001);
+    await purge.execute();
+    expect(exports.docs.get('running')).toMatchObject({ status: 'failed', error: AUDIO_EXPORT_FAILED });
+    expect(storage.keys()).toEqual([]);
+    // Failed exports' records are forgotten with the other expired ones.
+    clock.advance(EXPIRED_RECORD_KEEP_MS);
+    await purge.execute();
+    expect([...exports.docs.keys()]).toEqual([]);
+  });
+
+  it('leaves a stuck export\'s folder alone when it completed at that moment (failing it found it no longer processing)', async () => {
+    await processing('late', NOW - STUCK_EXPORT_MIN_MS - 1);
+    exports.fail = async () => null;
+    await purge.execute();
+    expect(storage.keys()).toEqual([`${prefix('late')}Song - full mix.flac`]);
   });
 });

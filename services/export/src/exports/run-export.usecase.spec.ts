@@ -6,6 +6,7 @@ import type { WorkItem } from '@stemdeck/platform';
 import type { ExportWorkMessage } from '@stemdeck/proto';
 import { ExportBuilder } from './export-builder';
 import { ExportRefused } from './export-refused';
+import { toExportRecord } from './export-record';
 import { ExportScratch } from './export-scratch';
 import type { PlannedAudioFile } from './export.schema';
 import type { NewExport } from './exports.ports';
@@ -162,7 +163,49 @@ describe('RunExportUseCase', () => {
       throw new ExportRefused(409, 'This project has no analysis yet');
     };
     await expect(useCase.execute(item(1))).resolves.toBe('give-up');
-    expect(exports.docs.get('e1')).toMatchObject({ status: 'failed', error: 'This project has no analysis yet' });
+    expect(exports.docs.get('e1')).toMatchObject({ status: 'failed', error: 'This project has no analysis yet', errorStatus: 409, attempts: 1 });
+    // What the gateway reads: the refusal's own words and status, not a generic failure.
+    expect(toExportRecord(exports.docs.get('e1')!)).toMatchObject({ status: 'failed', error: 'This project has no analysis yet', errorStatus: 409 });
+  });
+
+  it('an ordinary failure is stored without a status of its own (the gateway answers 500)', async () => {
+    await exports.create(newExport());
+    renderer.failOn = 'stems/bass.flac';
+    await expect(useCase.execute(item(3))).resolves.toBe('give-up');
+    expect(exports.docs.get('e1')).toMatchObject({ status: 'failed', error: AUDIO_EXPORT_FAILED, errorStatus: null });
+    expect(toExportRecord(exports.docs.get('e1')!)).not.toHaveProperty('errorStatus');
+  });
+
+  /** Another delivery (this one outlived its ack wait) completes the export with its file at `${PREFIX}Song - stems.zip`. */
+  const completeByAnotherDelivery = async () => {
+    storage.objects.set(`${PREFIX}Song - stems.zip`, { path: '/other-delivery/export.zip', contentType: 'application/zip' });
+    await exports.complete('u1', 'e1', { filename: 'Song - stems.zip', objectKey: `${PREFIX}Song - stems.zip`, contentType: 'application/zip', completedAt: new Date(NOW), expiresAt: new Date(NOW + 60_000) });
+  };
+
+  it('an export another delivery completed while this one uploaded keeps its file (complete() finding it no longer processing is not a deletion)', async () => {
+    await exports.create(newExport());
+    storage.onPut = completeByAnotherDelivery;
+    await expect(useCase.execute(item(2))).resolves.toBe('done');
+    expect(exports.docs.get('e1')).toMatchObject({ status: 'completed', objectKey: `${PREFIX}Song - stems.zip` });
+    expect(storage.keys()).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(readdirSync(workDir)).toEqual([]);
+  });
+
+  it('an export another delivery completed while this one rendered keeps its file', async () => {
+    await exports.create(newExport());
+    renderer.midway = completeByAnotherDelivery;
+    await expect(useCase.execute(item(2))).resolves.toBe('done');
+    expect(storage.keys()).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(exports.docs.get('e1')).toMatchObject({ status: 'completed' });
+  });
+
+  it('an attempt that fails after another delivery completed the export leaves that file in place', async () => {
+    await exports.create(newExport());
+    renderer.failOn = 'stems/bass.flac';
+    renderer.midway = completeByAnotherDelivery;
+    await expect(useCase.execute(item(1))).resolves.toBe('done');
+    expect(storage.keys()).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(exports.docs.get('e1')).toMatchObject({ status: 'completed' });
   });
 
   it('a redelivery after a crash builds it again and completes it; one beyond every attempt fails it without running', async () => {

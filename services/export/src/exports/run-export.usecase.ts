@@ -13,10 +13,11 @@ import { EXPORT_STORAGE, EXPORT_STORE, type ExportSettings, type ExportStorage, 
 export const PROGRESS_STORE_MS = 500;
 export const AUDIO_EXPORT_FAILED = 'Failed to export audio files';
 export const PROJECT_EXPORT_FAILED = 'Failed to export project data';
-const failureWords = (doc: ExportDocument) => (doc.kind === 'audio' ? AUDIO_EXPORT_FAILED : PROJECT_EXPORT_FAILED);
+/** The words a failed export is stored with (its cause goes to the log). */
+export const failureWords = (doc: Pick<ExportDocument, 'kind'>) => (doc.kind === 'audio' ? AUDIO_EXPORT_FAILED : PROJECT_EXPORT_FAILED);
 
-/** The export's document is gone (its project was deleted): the work stops and keeps nothing. */
-class ExportGone extends Error {}
+/** The export is no longer processing: deleted (its project was), failed, or completed by another delivery. */
+class NoLongerProcessing extends Error {}
 
 /**
  * One delivery of an export from the durable queue: the files built in a scratch folder of its own, the
@@ -24,7 +25,9 @@ class ExportGone extends Error {}
  * acknowledged only then. A redelivery (the service stopped mid-export) builds it again from the start and
  * overwrites the same key. Deliveries are bounded: after EXPORT_MAX_DELIVER failed attempts the export is
  * failed with words for users (the cause goes to the log); JetStream's one extra delivery (every attempt
- * died) fails it without running. A failed or deleted export leaves no objects and no scratch files.
+ * died) fails it without running. A refusal met while building (ExportRefused: the song is no longer analysed, …)
+ * fails it at once, without retries, with its own words and status. A failed or deleted export leaves no
+ * objects and no scratch files; one that another delivery completed meanwhile keeps that delivery's file.
  */
 @Injectable()
 export class RunExportUseCase {
@@ -55,7 +58,7 @@ export class RunExportUseCase {
     const folder = await this.scratch.create();
     try {
       const built = await this.builder.build(doc, folder.dir, this.progress(doc, gone));
-      if (gone.seen) throw new ExportGone();
+      if (gone.seen) throw new NoLongerProcessing();
       item.heartbeat();
       const objectKey = `${exportObjectsPrefix(doc)}${built.filename}`;
       await this.storage.putFile(objectKey, built.path, built.contentType).catch(async (error: unknown) => {
@@ -71,13 +74,20 @@ export class RunExportUseCase {
         completedAt: new Date(now),
         expiresAt: expiryAfter(now, this.settings.EXPORT_TTL_MINUTES),
       });
-      if (!completed) throw new ExportGone();
+      if (!completed) throw new NoLongerProcessing();
       this.logger.log(`export ${exportId}: ${built.filename} stored`);
       return 'done';
     } catch (error) {
+      // Another delivery may have completed it meanwhile (this one outlived its ack wait): its file, at the same
+      // key, is the download now and stays. Anything else (still processing, failed, deleted) keeps no objects.
+      const current = await this.exports.findOwned(ownerId, exportId).catch(() => undefined);
+      if (current?.status === 'completed') {
+        this.logger.log(`export ${exportId}: completed by another delivery meanwhile; its file kept`);
+        return 'done';
+      }
       await this.removeObjects(doc);
-      if (error instanceof ExportGone) {
-        this.logger.log(`export ${exportId}: its project was deleted meanwhile; stopped, nothing kept`);
+      if (error instanceof NoLongerProcessing) {
+        this.logger.log(`export ${exportId}: ${current === null ? 'its project was deleted meanwhile' : 'no longer processing'}; stopped, nothing kept`);
         return 'done';
       }
       const cause = (error as Error).message;
@@ -86,7 +96,7 @@ export class RunExportUseCase {
         return 'retry';
       }
       this.logger.warn(`export ${exportId} failed: ${cause}`);
-      await this.failExport(doc, error instanceof ExportRefused ? cause : undefined);
+      await this.failExport(doc, error instanceof ExportRefused ? error : undefined);
       return 'give-up';
     } finally {
       await folder.dispose().catch((error: Error) => this.logger.warn(`export ${exportId}: scratch folder not removed: ${error.message}`));
@@ -115,9 +125,9 @@ export class RunExportUseCase {
     };
   }
 
-  /** Failed for good: stored with words for users (a refusal's own), its objects removed. */
-  private async failExport(doc: ExportDocument, words?: string): Promise<void> {
-    await this.exports.fail(doc.ownerId, doc._id, words ?? failureWords(doc));
+  /** Failed for good: stored with words for users (a refusal's own words and status), its objects removed. */
+  private async failExport(doc: ExportDocument, refusal?: ExportRefused): Promise<void> {
+    await this.exports.fail(doc.ownerId, doc._id, refusal?.message ?? failureWords(doc), refusal?.status);
     await this.removeObjects(doc);
   }
 

@@ -50,16 +50,30 @@ describe('ExportAndWaitUseCase', () => {
 
   it('answers 500 with a failed export\'s words (or the kind\'s when it has none)', async () => {
     const failed = new ScriptedExports([record(), record({ status: 'failed', error: 'Failed to export audio files' })]);
-    await expect(new ExportAndWaitUseCase(failed, fakeTiming()).audio('u1', body)).rejects.toEqual(new DomainError(500, 'Failed to export audio files'));
+    await expect(new ExportAndWaitUseCase(failed, fakeTiming()).audio('u1', body)).rejects.toMatchObject({ status: 500, message: 'Failed to export audio files' });
     const silent = new ScriptedExports([record(), record({ status: 'failed', kind: 'project' })]);
-    await expect(new ExportAndWaitUseCase(silent, fakeTiming()).project('u1', { projectId: 'p1', formats: ['resolume'] })).rejects.toEqual(
-      new DomainError(500, 'Failed to export project data'),
-    );
+    await expect(new ExportAndWaitUseCase(silent, fakeTiming()).project('u1', { projectId: 'p1', formats: ['resolume'] })).rejects.toMatchObject({
+      status: 500,
+      message: 'Failed to export project data',
+    });
+  });
+
+  it('answers a refusal met while the export was built with its own status and words (409 not analysed), not a generic 500', async () => {
+    const refused = new ScriptedExports([
+      record({ kind: 'project' }),
+      record({ kind: 'project', status: 'failed', error: 'The song has not been analysed yet', errorStatus: 409 }),
+    ]);
+    const answer = new ExportAndWaitUseCase(refused, fakeTiming()).project('u1', { projectId: 'p1', formats: ['spotifyJson'] });
+    await expect(answer).rejects.toBeInstanceOf(DomainError);
+    await expect(answer).rejects.toMatchObject({ status: 409, message: 'The song has not been analysed yet' });
+    // A status without words of its own is no refusal: the kind's words with 500.
+    const bare = new ScriptedExports([record(), record({ status: 'failed', errorStatus: 409 })]);
+    await expect(new ExportAndWaitUseCase(bare, fakeTiming()).audio('u1', body)).rejects.toMatchObject({ status: 500, message: 'Failed to export audio files' });
   });
 
   it('gives up with 504 when the export is still running at the limit', async () => {
     const exports = new ScriptedExports([record()]);
-    await expect(new ExportAndWaitUseCase(exports, fakeTiming(1000)).audio('u1', body)).rejects.toEqual(new DomainError(504, EXPORT_STILL_RUNNING));
+    await expect(new ExportAndWaitUseCase(exports, fakeTiming(1000)).audio('u1', body)).rejects.toMatchObject({ status: 504, message: EXPORT_STILL_RUNNING });
     expect(exports.reads).toBe(4);
   });
 
@@ -75,7 +89,7 @@ describe('ExportAndWaitUseCase', () => {
     exports.getExport = async () => {
       throw new DomainError(404, 'Export not found');
     };
-    await expect(new ExportAndWaitUseCase(exports, fakeTiming()).audio('u1', body)).rejects.toEqual(new DomainError(404, 'Export not found'));
+    await expect(new ExportAndWaitUseCase(exports, fakeTiming()).audio('u1', body)).rejects.toMatchObject({ status: 404, message: 'Export not found' });
   });
 
   it('stops reading once the client went away', async () => {

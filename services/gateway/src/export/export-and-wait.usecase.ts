@@ -35,7 +35,8 @@ const realTiming: WaitTiming = {
 /**
  * POST /api/export/*: asks the export service for the export (its refusals — 400, 404, 409 — answer as they
  * are), then reads it every EXPORT_POLL_MS until it completes and answers its name and download url, as the
- * panels expect one answer with the file. A failed export answers 500 with its words; one still running after
+ * panels expect one answer with the file. A failed export answers 500 with its words (one refused while it was
+ * built, e.g. 409 not analysed yet, its own status and words); one still running after
  * EXPORT_WAIT_LIMIT_MS answers 504 (it goes on; GET /api/exports/:id follows it). A read the export service
  * did not answer (it restarts; the durable queue redelivers the export) is tried again at the next poll. A
  * request whose client went away stops reading.
@@ -72,7 +73,8 @@ export class ExportAndWaitUseCase {
         return record;
       });
     }
-    if (record.status === 'failed') throw new DomainError(500, record.error ?? FAILURE_WORDS[record.kind]);
+    // A refusal met while it was built (409: the song is not analysed yet, …) answers with its own status.
+    if (record.status === 'failed') throw new DomainError(record.error ? (record.errorStatus ?? 500) : 500, record.error ?? FAILURE_WORDS[record.kind]);
     return { id: record.id, filename: record.filename, downloadUrl: downloadUrlOf(record.id), expiresAt: record.expiresAt };
   }
 }

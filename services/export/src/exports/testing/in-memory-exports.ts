@@ -13,6 +13,7 @@ export class InMemoryExports implements ExportStore {
       objectKey: null,
       contentType: null,
       error: null,
+      errorStatus: null,
       attempts: 0,
       updatedAt: doc.createdAt,
       completedAt: null,
@@ -40,14 +41,22 @@ export class InMemoryExports implements ExportStore {
     return this.whileProcessing(ownerId, exportId, { ...result, status: 'completed', progress: 100, error: null });
   }
 
-  fail(ownerId: string, exportId: string, error: string): Promise<ExportDocument | null> {
-    return this.whileProcessing(ownerId, exportId, { status: 'failed', error });
+  fail(ownerId: string, exportId: string, error: string, status?: number): Promise<ExportDocument | null> {
+    return this.whileProcessing(ownerId, exportId, { status: 'failed', error, errorStatus: status ?? null });
   }
 
   async listExpired(now: Date, limit: number): Promise<ExportDocument[]> {
     return [...this.docs.values()]
       .filter((doc) => doc.status === 'completed' && doc.purgedAt === null && doc.expiresAt < now)
       .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime())
+      .slice(0, limit)
+      .map((doc) => ({ ...doc }));
+  }
+
+  async listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]> {
+    return [...this.docs.values()]
+      .filter((doc) => doc.status === 'processing' && doc.createdAt < createdBefore)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
       .slice(0, limit)
       .map((doc) => ({ ...doc }));
   }
