@@ -1,7 +1,6 @@
 import type { AudioExportBody } from '@stemdeck/proto';
 import { CreateAudioExportUseCase, PROJECT_NOT_FOUND } from './create-audio-export.usecase';
 import { NO_MASTER, STEMS_NOT_READY } from './export-plan';
-import { ExportRefused } from './export-refused';
 import { StartExport } from './start-export';
 import { ENHANCED, FakePeers, perStemMaster, stemsOf } from './testing/fake-peers';
 import { FakeClock, RecordingExportQueue, SequentialIds } from './testing/fakes';
@@ -73,7 +72,7 @@ describe('CreateAudioExportUseCase', () => {
     peers.add('u2', { id: 'p1' }, stemsOf('p1'));
     peers.add('u1', { id: 'fresh' });
     peers.add('u1', { id: 'p2' }, stemsOf('p2'));
-    await expect(useCase.execute('u1', body())).rejects.toEqual(new ExportRefused(404, PROJECT_NOT_FOUND));
+    await expect(useCase.execute('u1', body())).rejects.toMatchObject({ status: 404, message: PROJECT_NOT_FOUND });
     await expect(useCase.execute('u1', body({ projectId: 'nowhere' }))).rejects.toMatchObject({ status: 404 });
     await expect(useCase.execute('u1', body({ projectId: 'fresh' }))).rejects.toMatchObject({ status: 409, message: STEMS_NOT_READY });
     await expect(useCase.execute('u1', body({ projectId: 'p2', mastering: 'landr', exportType: 'full-mix' }))).rejects.toMatchObject({ status: 409, message: NO_MASTER });
