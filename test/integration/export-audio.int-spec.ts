@@ -398,6 +398,27 @@ describe('Audio export through the gateway (the real stack)', () => {
     expect(await objectKeys(laterPrefix)).toEqual([]);
   }, 60_000);
 
+  it('a song named with 100 CJK characters (300 bytes, over a file name\'s 255) exports its stems: named after its first 150 bytes, a bidi override dropped', async () => {
+    // Every audio export of such a song used to fail (its scratch files were named after it: ENAMETOOLONG).
+    const long = `\u202E${'日本語の歌'.repeat(20)}`;
+    const capped = '日本語の歌'.repeat(10);
+    expect((await demo.fetch(`/api/projects/${project.id}`, { method: 'PATCH', headers: json, body: JSON.stringify({ name: long }) })).status).toBe(200);
+    try {
+      const answer = await exported(demo, 'audio', { projectId: project.id, exportType: 'individual', format: 'flac' });
+      expect(answer.filename).toBe(`${capped} - stems.zip`);
+      expect(Buffer.byteLength(answer.filename, 'utf8')).toBeLessThanOrEqual(255);
+      const download = await downloadExport(demo, answer);
+      const zip = unzip(download.path, download.dir);
+      expect(zip.names).toEqual(['vocals', 'drums', 'bass', 'other'].map((type) => `${capped} - ${type}.flac`));
+      for (const name of zip.names) expect(Math.abs(decodedSeconds(zip.pathOf(name)) - 6)).toBeLessThan(0.1);
+      const kits = await exported(demo, 'project', { projectId: project.id, formats: ['resolume'] });
+      const kit = await downloadExport(demo, kits);
+      expect(unzip(kit.path, kit.dir).names).toEqual(expect.arrayContaining(['vocals', 'drums', 'bass', 'other'].map((type) => `resolume/clips/${capped} - ${type}.wav`)));
+    } finally {
+      await demo.fetch(`/api/projects/${project.id}`, { method: 'PATCH', headers: json, body: JSON.stringify({ name: SONG }) });
+    }
+  }, 120_000);
+
   it('a failed export answers 500 "Failed to export audio files", leaves no objects and no scratch folder', async () => {
     // A stored stem that is no longer audio: every attempt fails while decoding it.
     const bass = stem('bass') as SeparatedStem & { engine: string };
