@@ -17,7 +17,7 @@
  *   npm run bench:export -- [--dir .data/eval-set] [--runs 3] [--keep DIR]
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { FfmpegAudioRenderer } from '@stemdeck/export/dist/exports/audio/ffmpeg-audio-renderer';
@@ -60,7 +60,7 @@ const SYNTH: Record<(typeof STEMS)[number], string> = {
 
 /** The four stems as 24-bit FLAC, made once into .data/bench/export-4min (untimed). */
 function prepareStems(evalSetDir: string): { dir: string; source: string } {
-  const dir = path.join(ROOT, '.data', 'bench', 'export-4min');
+  const dir = path.join(ROOT, '.data', 'bench', 'export-4min-streamed');
   mkdirSync(dir, { recursive: true });
   const track = path.join(evalSetDir, LONG_TRACK);
   const fromSet = STEMS.every((stem) => existsSync(path.join(track, `${stem}.wav`)));
@@ -70,7 +70,10 @@ function prepareStems(evalSetDir: string): { dir: string; source: string } {
     const input = fromSet
       ? ['-i', path.join(track, `${stem}.wav`)]
       : ['-f', 'lavfi', '-i', `aevalsrc=exprs='${SYNTH[stem]}':s=44100:d=${SONG_SECONDS}`];
-    execFileSync('ffmpeg', ['-v', 'error', '-y', ...input, '-t', String(SONG_SECONDS), '-ar', '44100', '-ac', '2', '-c:a', 'flac', '-sample_fmt', 's32', '-bits_per_raw_sample', '24', flac]);
+    // Written through a pipe, as media streams stems into object storage: the header then holds no length (nor an
+    // MD5), as in the service, so the flac export encodes rather than copies, as it does there.
+    const bytes = execFileSync('ffmpeg', ['-v', 'error', ...input, '-t', String(SONG_SECONDS), '-ar', '44100', '-ac', '2', '-c:a', 'flac', '-sample_fmt', 's32', '-bits_per_raw_sample', '24', '-f', 'flac', 'pipe:1'], { maxBuffer: 1 << 30 });
+    writeFileSync(flac, bytes);
   }
   return { dir, source: fromSet ? path.relative(ROOT, track) : 'synthesised (lavfi)' };
 }

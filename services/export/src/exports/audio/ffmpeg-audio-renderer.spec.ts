@@ -409,4 +409,17 @@ describe('FfmpegAudioRenderer holds the output to its source’s length', () => 
     expect(ffprobe(out('streamed.wav')).durationSeconds).toBeCloseTo(SECONDS, 3);
     expect(ffprobe(out('streamed.mp3')).durationSeconds).toBeGreaterThanOrEqual(SECONDS - 0.01);
   });
+
+  it('a flac export of a stem with no length in its header gets a complete header (its length), every sample equal', async () => {
+    const streamed = join(dir, 'streamed-24.flac');
+    execFileSync('sh', ['-c', `ffmpeg -v error -i '${stems.drums}' -c:a flac -sample_fmt s32 -f flac pipe:1 > '${streamed}'`]);
+    expect(ffprobe(streamed).durationSeconds).toBe(0);
+    objects.set('stems/streamed-24', streamed);
+    await renderer.convert({ objectKey: 'stems/streamed-24' }, 'flac', TAGS, out('streamed-24-export.flac'));
+    expect(ffprobe(out('streamed-24-export.flac')).durationSeconds).toBeCloseTo(SECONDS, 3);
+    expect(ffprobe(out('streamed-24-export.flac')).bitsPerRawSample).toBe(24);
+    const diff = residual(await decode(out('streamed-24-export.flac')), await decode(stems.drums));
+    expect(diff.lengths[0]).toBe(diff.lengths[1]);
+    expect(diff.peakDbfs).toBe(-Infinity);
+  });
 });

@@ -188,7 +188,9 @@ export class FfmpegAudioRenderer implements AudioRenderer {
     const input = await this.open(source.objectKey);
     // A stem stored as 24-bit FLAC already is the flac export: its frames are copied as they are (bit for bit, the
     // same MD5 in its header), only the tags are the export's. A quarter of the time of decoding and encoding again.
-    if (format === 'flac' && input.probe.codec === 'flac' && input.probe.bits === 24) {
+    // Only when its header knows its length: a FLAC streamed into storage has none (nor an MD5), and a copy would
+    // keep that, so players could not show how long the export is — such a stem is encoded into a complete header.
+    if (format === 'flac' && input.probe.codec === 'flac' && input.probe.bits === 24 && input.probe.durationSeconds > 0) {
       await this.render([input.url], null, format, tags, outPath, [input.probe], input.probe.sampleRate, onProgress);
       return;
     }
