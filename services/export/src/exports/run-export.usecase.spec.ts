@@ -85,13 +85,16 @@ describe('RunExportUseCase', () => {
     expect(renderer.calls.map((call) => call.kind === 'convert' && call.objectKey)).toEqual(['stems/vocals.flac', 'stems/drums.flac', 'stems/bass.flac', 'stems/other.flac']);
     expect(renderer.calls.every((call) => call.format === 'wav-24-48' && call.tags.title === 'Song' && call.tags.bpm === 120 && call.tags.key === 'A minor')).toBe(true);
     expect(zipListed).toEqual(['vocals', 'drums', 'bass', 'other'].map((type) => ({ name: `Song - ${type}.wav`, method: 'Stored' })));
-    expect(storage.objects.get(`${PREFIX}Song - stems.zip`)).toMatchObject({ contentType: 'application/zip' });
-    expect(storage.keys()).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(storage.objects.get(`${PREFIX}export.zip`)).toMatchObject({ contentType: 'application/zip' });
+    expect(storage.keys()).toEqual([`${PREFIX}export.zip`]);
+    // Object keys stay plain ASCII whatever the song is called; the song's name is the download's.
+    expect(storage.keys().every((key) => /^[\x21-\x7e]+$/.test(key))).toBe(true);
     expect(exports.docs.get('e1')).toMatchObject({
+      filename: 'Song - stems.zip',
       status: 'completed',
       progress: 100,
       attempts: 1,
-      objectKey: `${PREFIX}Song - stems.zip`,
+      objectKey: `${PREFIX}export.zip`,
       contentType: 'application/zip',
     });
     const { completedAt, expiresAt } = exports.docs.get('e1')!;
@@ -110,8 +113,8 @@ describe('RunExportUseCase', () => {
     await exports.create(newExport({ files: [{ name: 'Song - full mix.mp3', kind: 'mix', stems }], filename: 'Song - full mix.mp3' }));
     await expect(useCase.execute(item())).resolves.toBe('done');
     expect(renderer.calls).toMatchObject([{ kind: 'mix', stems }]);
-    expect(storage.keys()).toEqual([`${PREFIX}Song - full mix.mp3`]);
-    expect(storage.objects.get(`${PREFIX}Song - full mix.mp3`)!.contentType).toBe('audio/mpeg');
+    expect(storage.keys()).toEqual([`${PREFIX}export.mp3`]);
+    expect(storage.objects.get(`${PREFIX}export.mp3`)!.contentType).toBe('audio/mpeg');
   });
 
   it('project data: several files in one zip with their folders; a single file downloads as itself, named after the song', async () => {
@@ -132,7 +135,7 @@ describe('RunExportUseCase', () => {
     await exports.create(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['spotifyJson'] }, files: [], filename: 'Song - project data.zip' }));
     await expect(useCase.execute(item())).resolves.toBe('done');
     expect(exports.docs.get('e1')).toMatchObject({ status: 'completed', filename: 'Song - spotifyJson.json', contentType: 'application/json' });
-    expect(storage.keys()).toEqual([`${PREFIX}Song - spotifyJson.json`]);
+    expect(storage.keys()).toEqual([`${PREFIX}export.json`]);
   });
 
   it('retries a failed attempt (nothing kept), and on the last one fails it with words for users: no objects, no scratch files', async () => {
@@ -154,7 +157,7 @@ describe('RunExportUseCase', () => {
     expect(exports.docs.get('e1')).toMatchObject({ status: 'failed', error: PROJECT_EXPORT_FAILED });
     expect(storage.keys()).toEqual([]);
     // The upload's own key is discarded too (an incomplete multipart upload would not show among the objects).
-    expect(storage.discarded).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(storage.discarded).toEqual([`${PREFIX}export.zip`]);
   });
 
   it('a refusal met while building fails it at once with its own words', async () => {
@@ -176,18 +179,18 @@ describe('RunExportUseCase', () => {
     expect(toExportRecord(exports.docs.get('e1')!)).not.toHaveProperty('errorStatus');
   });
 
-  /** Another delivery (this one outlived its ack wait) completes the export with its file at `${PREFIX}Song - stems.zip`. */
+  /** Another delivery (this one outlived its ack wait) completes the export with its file at `${PREFIX}export.zip`. */
   const completeByAnotherDelivery = async () => {
-    storage.objects.set(`${PREFIX}Song - stems.zip`, { path: '/other-delivery/export.zip', contentType: 'application/zip' });
-    await exports.complete('u1', 'e1', { filename: 'Song - stems.zip', objectKey: `${PREFIX}Song - stems.zip`, contentType: 'application/zip', completedAt: new Date(NOW), expiresAt: new Date(NOW + 60_000) });
+    storage.objects.set(`${PREFIX}export.zip`, { path: '/other-delivery/export.zip', contentType: 'application/zip' });
+    await exports.complete('u1', 'e1', { filename: 'Song - stems.zip', objectKey: `${PREFIX}export.zip`, contentType: 'application/zip', completedAt: new Date(NOW), expiresAt: new Date(NOW + 60_000) });
   };
 
   it('an export another delivery completed while this one uploaded keeps its file (complete() finding it no longer processing is not a deletion)', async () => {
     await exports.create(newExport());
     storage.onPut = completeByAnotherDelivery;
     await expect(useCase.execute(item(2))).resolves.toBe('done');
-    expect(exports.docs.get('e1')).toMatchObject({ status: 'completed', objectKey: `${PREFIX}Song - stems.zip` });
-    expect(storage.keys()).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(exports.docs.get('e1')).toMatchObject({ status: 'completed', objectKey: `${PREFIX}export.zip` });
+    expect(storage.keys()).toEqual([`${PREFIX}export.zip`]);
     expect(readdirSync(workDir)).toEqual([]);
   });
 
@@ -195,7 +198,7 @@ describe('RunExportUseCase', () => {
     await exports.create(newExport());
     renderer.midway = completeByAnotherDelivery;
     await expect(useCase.execute(item(2))).resolves.toBe('done');
-    expect(storage.keys()).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(storage.keys()).toEqual([`${PREFIX}export.zip`]);
     expect(exports.docs.get('e1')).toMatchObject({ status: 'completed' });
   });
 
@@ -204,7 +207,7 @@ describe('RunExportUseCase', () => {
     renderer.failOn = 'stems/bass.flac';
     renderer.midway = completeByAnotherDelivery;
     await expect(useCase.execute(item(1))).resolves.toBe('done');
-    expect(storage.keys()).toEqual([`${PREFIX}Song - stems.zip`]);
+    expect(storage.keys()).toEqual([`${PREFIX}export.zip`]);
     expect(exports.docs.get('e1')).toMatchObject({ status: 'completed' });
   });
 

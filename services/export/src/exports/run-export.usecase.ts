@@ -3,7 +3,7 @@ import { CLOCK, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/pl
 import type { ExportWorkMessage } from '@stemdeck/proto';
 import { EXPORT_CONFIG } from '../config';
 import { ExportBuilder } from './export-builder';
-import { exportObjectsPrefix, expiryAfter } from './export-record';
+import { exportObjectKey, exportObjectsPrefix, expiryAfter } from './export-record';
 import { ExportRefused } from './export-refused';
 import { ExportScratch } from './export-scratch';
 import type { ExportDocument } from './export.schema';
@@ -60,7 +60,7 @@ export class RunExportUseCase {
       const built = await this.builder.build(doc, folder.dir, this.progress(doc, gone));
       if (gone.seen) throw new NoLongerProcessing();
       item.heartbeat();
-      const objectKey = `${exportObjectsPrefix(doc)}${built.filename}`;
+      const objectKey = exportObjectKey(doc, built.filename);
       await this.storage.putFile(objectKey, built.path, built.contentType).catch(async (error: unknown) => {
         // Nothing half-written stays behind: not the object, not the parts of a multipart upload.
         await this.storage.discard(objectKey).catch(() => undefined);
