@@ -181,8 +181,8 @@ describe('Audio export through the gateway (the real stack)', () => {
     expect(head.headers.get('content-length')).toBe(String(whole.bytes.length));
     expect(head.headers.get('content-disposition')).toMatch(/^attachment; /);
     expect((await head.arrayBuffer()).byteLength).toBe(0);
-    // The file is stored once, under the export's own folder.
-    expect(await objectKeys(`${exportsPrefix()}${answer.id}/`)).toEqual([`${exportsPrefix()}${answer.id}/${answer.filename}`]);
+    // The file is stored once, under the export's own folder, with a plain-ASCII key (the song's name is the download's).
+    expect(await objectKeys(`${exportsPrefix()}${answer.id}/`)).toEqual([`${exportsPrefix()}${answer.id}/export.wav`]);
     const status = (await (await demo.fetch(`/api/exports/${answer.id}`)).json()) as ExportRecord;
     expect(status).toMatchObject({ id: answer.id, status: 'completed', progress: 100, filename: answer.filename, expiresAt: answer.expiresAt });
   }, 60_000);
@@ -482,7 +482,7 @@ describe('An export survives the export service being killed mid-export', () => 
       expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(killedPid);
       expect(await connection.collection('exports').findOne({ _id: answer.id as never })).toMatchObject({ status: 'completed', attempts: 2 });
       const prefix = `users/${owner}/projects/${projectId}/exports/`;
-      expect(await objectKeys(prefix)).toEqual([`${prefix}${answer.id}/${answer.filename}`]);
+      expect(await objectKeys(prefix)).toEqual([`${prefix}${answer.id}/export.zip`]);
       const download = await downloadExport(demo, answer);
       const zip = unzip(download.path, download.dir);
       expect(zip.names).toHaveLength(4);
