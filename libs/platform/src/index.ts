@@ -10,3 +10,4 @@ export * from './jetstream-work-queue';
 export * from './nats-event-bus';
 export * from './nats-reconnect';
 export * from './clock';
+export * from './scratch-folders';
