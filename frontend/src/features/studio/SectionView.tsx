@@ -6,6 +6,7 @@ import { findSection } from './sections';
 const PANELS: Record<string, ComponentType> = {
   separator: lazy(() => import('./UploadAndSplitSection').then((m) => ({ default: m.UploadAndSplitSection }))),
   pads: lazy(() => import('../pads/CreateMusicPanel').then((m) => ({ default: m.CreateMusicPanel }))),
+  visuals: lazy(() => import('../visuals/VisualsSection').then((m) => ({ default: m.VisualsSection }))),
   mastering: lazy(() => import('../mastering/MasteringPanel').then((m) => ({ default: m.MasteringPanel }))),
   export: lazy(() => import('../export/ExportSection').then((m) => ({ default: m.ExportSection }))),
 };
