@@ -44,8 +44,8 @@ interface Client {
   next(): Promise<unknown>;
 }
 
-function connect(port: number, origin?: string): Promise<Client> {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/`, origin ? { origin } : {});
+function connect(port: number, origin?: string, path = '/'): Promise<Client> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, origin ? { origin } : {});
   const raw = new Inbox<string>();
   socket.on('message', (data) => raw.push(data.toString()));
   const client: Client = { socket, raw, next: async () => JSON.parse(await raw.next()) };
@@ -56,10 +56,10 @@ function connect(port: number, origin?: string): Promise<Client> {
 }
 
 /** The HTTP status a refused upgrade answers with. */
-function refusalStatus(port: number, origin: string): Promise<number> {
+function refusalStatus(port: number, origin?: string, path = '/'): Promise<number> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/`, { origin });
-    socket.once('open', () => reject(new Error(`origin ${origin} was accepted`)));
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, origin ? { origin } : {});
+    socket.once('open', () => reject(new Error(`origin ${origin} on ${path} was accepted`)));
     socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
   });
 }
@@ -86,15 +86,15 @@ describe('OscBridge', () => {
   const clients: WebSocket[] = [];
   const listeners: UdpListener[] = [];
 
-  async function start(allowedOrigins: string[] = []): Promise<void> {
-    bridge = new OscBridge({ port: 0, target: resolume.target, allowedOrigins });
+  async function start(allowedOrigins: string[] = [], resolumeTarget?: UdpTarget): Promise<void> {
+    bridge = new OscBridge({ port: 0, target: resolume.target, allowedOrigins, ...(resolumeTarget ? { resolumeTarget } : {}) });
     ({ port } = await bridge.start());
   }
 
-  async function open(origin?: string): Promise<Client> {
-    const client = await connect(port, origin);
+  async function open(origin?: string, path = '/'): Promise<Client> {
+    const client = await connect(port, origin, path);
     clients.push(client.socket);
-    await expect(client.next()).resolves.toMatchObject({ type: 'status', state: 'ready' });
+    await expect(client.next()).resolves.toMatchObject({ type: 'status', state: 'ready', route: path === '/' ? 'default' : 'resolume' });
     return client;
   }
 
@@ -117,11 +117,11 @@ describe('OscBridge', () => {
   describe('with the default origins', () => {
     beforeEach(() => start());
 
-    it('greets each connection with its status, the target and the protocol version', async () => {
+    it('greets each connection with its status, its route, the target and the protocol version', async () => {
       const client = await connect(port);
       clients.push(client.socket);
       await expect(client.raw.next()).resolves.toBe(
-        `{"type":"status","state":"ready","target":{"host":"127.0.0.1","port":${resolume.target.port}},"version":1}`,
+        `{"type":"status","state":"ready","route":"default","target":{"host":"127.0.0.1","port":${resolume.target.port}},"version":2}`,
       );
     });
 
@@ -159,7 +159,7 @@ describe('OscBridge', () => {
       expect(decode(await resolume.datagrams.next()).address).toBe('/before');
 
       sender.socket.send(JSON.stringify({ type: 'target', ...touchDesigner.target }));
-      const moved = { type: 'status', state: 'ready', target: touchDesigner.target, version: 1 };
+      const moved = { type: 'status', state: 'ready', route: 'default', target: touchDesigner.target, version: 2 };
       await expect(sender.next()).resolves.toEqual(moved);
       await expect(watcher.next()).resolves.toEqual(moved);
       watcher.socket.send(new OSC.Message('/after').pack());
@@ -253,6 +253,91 @@ describe('OscBridge', () => {
         await expect(refusalStatus(port, origin)).resolves.toBe(403);
       },
     );
+  });
+
+  describe('routes', () => {
+    /** Resolume's own listener; the default route's target stays `resolume` (the listener the other tests use). */
+    let arena: UdpListener;
+    beforeEach(async () => {
+      arena = await udp();
+      await start([], arena.target);
+    });
+
+    /** Proves no frame arrived for `client` so far: a bad text frame's error is the next one it reads. */
+    async function expectNoFrameSince(client: Client): Promise<void> {
+      client.socket.send('not json');
+      await expect(client.next()).resolves.toMatchObject({ type: 'error', message: expect.stringMatching(/must be JSON/) });
+    }
+
+    it('greets /resolume with its own route and target', async () => {
+      const client = await connect(port, undefined, '/resolume');
+      clients.push(client.socket);
+      await expect(client.raw.next()).resolves.toBe(
+        `{"type":"status","state":"ready","route":"resolume","target":{"host":"127.0.0.1","port":${arena.target.port}},"version":2}`,
+      );
+    });
+
+    it('sends each route\'s packets to its own target', async () => {
+      const general = await open();
+      const vj = await open(undefined, '/resolume');
+      const tempo = new OSC.TypedMessage('/composition/tempocontroller/tempo', []);
+      tempo.add('f', 0.25);
+      vj.socket.send(tempo.pack());
+      general.socket.send(beat());
+      const datagram = await arena.datagrams.next();
+      expect(decode(datagram)).toEqual({ address: '/composition/tempocontroller/tempo', types: ',f', args: [0.25] });
+      expect(decode(await resolume.datagrams.next()).address).toBe('/stemdeck/beat');
+      // Crossed over, the next ones would arrive here first.
+      vj.socket.send(new OSC.Message('/composition/tempocontroller/resync', 1).pack());
+      general.socket.send(padTrigger());
+      expect(decode(await arena.datagrams.next()).address).toBe('/composition/tempocontroller/resync');
+      expect(decode(await resolume.datagrams.next()).address).toBe('/stemdeck/pad/vocals');
+    });
+
+    it('moves one route\'s target, tells only that route\'s clients, and leaves the other route alone', async () => {
+      const general = await open();
+      const vj = await open(undefined, '/resolume');
+      const otherVj = await open(undefined, '/resolume?tab=2');
+      const moved = await udp();
+      vj.socket.send(JSON.stringify({ type: 'target', ...moved.target }));
+      const status = { type: 'status', state: 'ready', route: 'resolume', target: moved.target, version: 2 };
+      await expect(vj.next()).resolves.toEqual(status);
+      await expect(otherVj.next()).resolves.toEqual(status);
+      await expectNoFrameSince(general);
+
+      otherVj.socket.send(new OSC.Message('/composition/tempocontroller/resync', 1).pack());
+      expect(decode(await moved.datagrams.next()).address).toBe('/composition/tempocontroller/resync');
+      general.socket.send(padTrigger());
+      await expect(resolume.datagrams.next()).resolves.toEqual(Buffer.from(padTrigger()));
+
+      // And the other way round: the default route's move does not reach Resolume's clients.
+      general.socket.send(JSON.stringify({ type: 'target', ...arena.target }));
+      await expect(general.next()).resolves.toMatchObject({ route: 'default', target: arena.target });
+      await expectNoFrameSince(vj);
+      vj.socket.send(padTrigger());
+      await expect(moved.datagrams.next()).resolves.toEqual(Buffer.from(padTrigger()));
+    });
+
+    it('checks packets, control frames and frame sizes on /resolume too', async () => {
+      const vj = await open(undefined, '/resolume');
+      vj.socket.send(Buffer.from('hello world!'));
+      await expect(vj.next()).resolves.toEqual({ type: 'error', message: 'Not an OSC packet' });
+      vj.socket.send(JSON.stringify({ type: 'target', host: '::1', port: 7000 }));
+      await expect(vj.next()).resolves.toEqual({ type: 'error', message: 'Invalid target: host must be an IPv4 address or a hostname (got "::1")' });
+      vj.socket.send(padTrigger());
+      await expect(arena.datagrams.next()).resolves.toEqual(Buffer.from(padTrigger()));
+      const closed = new Promise<number>((resolve) => vj.socket.once('close', resolve));
+      vj.socket.send(Buffer.alloc(64 * 1024 + 4));
+      await expect(closed).resolves.toBe(1009);
+    });
+
+    it('refuses a foreign origin on /resolume with 403', async () => {
+      await expect(refusalStatus(port, 'https://evil.example', '/resolume')).resolves.toBe(403);
+    });
+
+    it.each(['/resolume/', '/Resolume', '/touchdesigner', '/resolume/x'])('refuses the unknown path %s with 404', async (path) => {
+      await expect(refusalStatus(port, undefined, path)).resolves.toBe(404);
+    });
   });
 
   describe('with OSC_BRIDGE_ORIGINS', () => {

@@ -1,32 +1,63 @@
 import { createSocket } from 'node:dgram';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { BridgeConfig } from './config';
+import { type BridgeConfig, DEFAULT_RESOLUME_TARGET } from './config';
 import { isOscPacket } from './osc-packet';
 import { checkTarget, formatTarget, UdpTarget } from './target';
 
 /** Loopback only: the bridge turns WebSocket frames into UDP, which nothing off this machine may drive. */
 export const BRIDGE_HOST = '127.0.0.1';
-const PROTOCOL_VERSION = 1;
+/**
+ * 2: routes. The WebSocket's path picks a route with its own UDP target ('/' the default one, as in version 1;
+ * '/resolume' Resolume's), and status frames name their route. A version 1 bridge took any path for its one
+ * target, so a client of a route other than '/' checks the greeting's route before it sends anything.
+ */
+export const PROTOCOL_VERSION = 2;
+/** The routes by WebSocket path. */
+export const ROUTES = { '/': 'default', '/resolume': 'resolume' } as const;
+export type RouteName = (typeof ROUTES)[keyof typeof ROUTES];
 /** An OSC pad or beat message is tens of bytes; anything near this is a mistake or abuse. */
 const MAX_FRAME_BYTES = 64 * 1024;
 const LOOPBACK_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1)(:\d{1,5})?$/;
 
 type ServerFrame =
-  | { type: 'status'; state: 'ready'; target: UdpTarget; version: number }
+  | { type: 'status'; state: 'ready'; route: RouteName; target: UdpTarget; version: number }
   | { type: 'error'; message: string };
+
+interface Route {
+  name: RouteName;
+  target: UdpTarget;
+  clients: Set<WebSocket>;
+}
+
+/** The route a request's path names (a query string is ignored), or undefined for any other path. */
+export function routeOfUrl(url: string | undefined): RouteName | undefined {
+  let path: string;
+  try {
+    path = new URL(url ?? '/', 'ws://bridge').pathname;
+  } catch {
+    return undefined;
+  }
+  return Object.hasOwn(ROUTES, path) ? ROUTES[path as keyof typeof ROUTES] : undefined;
+}
 
 /**
  * Browsers cannot send UDP, so the studio sends each OSC packet as one binary WebSocket frame and the
- * bridge forwards its bytes verbatim as one datagram to the target (Resolume, TouchDesigner).
+ * bridge forwards its bytes verbatim as one datagram to its route's target (TouchDesigner or any OSC
+ * receiver on the default route, Resolume on its own). Every route has the same origin check, packet check
+ * and frame-size limit.
  */
 export class OscBridge {
-  private target: UdpTarget;
+  private readonly routes: Record<RouteName, Route>;
   private readonly udp = createSocket('udp4');
   private server?: WebSocketServer;
 
   constructor(private readonly config: BridgeConfig) {
-    this.target = config.target;
+    this.routes = {
+      default: { name: 'default', target: config.target, clients: new Set() },
+      resolume: { name: 'resolume', target: config.resolumeTarget ?? DEFAULT_RESOLUME_TARGET, clients: new Set() },
+    };
     // Send failures reach the sender through the send callback; this only keeps a socket error from crashing.
     this.udp.on('error', (error) => console.error(`OSC bridge UDP socket error: ${error.message}`));
   }
@@ -39,7 +70,11 @@ export class OscBridge {
         port: this.config.port,
         maxPayload: MAX_FRAME_BYTES,
         // Any web page can open a WebSocket to localhost; only the studio's own origins may drive UDP here.
-        verifyClient: ({ origin }, done) => done(this.originAllowed(origin), 403, 'Origin not allowed'),
+        verifyClient: ({ origin, req }, done) => {
+          if (!this.originAllowed(origin)) return done(false, 403, 'Origin not allowed');
+          if (!routeOfUrl(req.url)) return done(false, 404, 'No such route: connect to / or /resolume');
+          done(true);
+        },
       });
       this.server = server;
       server.once('error', reject);
@@ -47,7 +82,7 @@ export class OscBridge {
         server.off('error', reject);
         resolve({ port: (server.address() as AddressInfo).port });
       });
-      server.on('connection', (socket) => this.attach(socket));
+      server.on('connection', (socket, request: IncomingMessage) => this.attach(socket, this.routes[routeOfUrl(request.url)!]));
     });
   }
 
@@ -65,23 +100,25 @@ export class OscBridge {
     return origin === undefined || LOOPBACK_ORIGIN.test(origin) || this.config.allowedOrigins.includes(origin);
   }
 
-  private attach(socket: WebSocket): void {
+  private attach(socket: WebSocket, route: Route): void {
+    route.clients.add(socket);
+    socket.on('close', () => route.clients.delete(socket));
     // ws closes the socket itself on a protocol error (1009 for a frame over maxPayload); this only keeps
     // the error event from crashing the bridge.
     socket.on('error', () => undefined);
     socket.on('message', (data, isBinary) => {
       // The default binaryType is 'nodebuffer', so every frame arrives as one Buffer.
       const bytes = data as Buffer;
-      if (isBinary) this.forward(socket, bytes);
-      else this.command(socket, bytes.toString('utf8'));
+      if (isBinary) this.forward(socket, route, bytes);
+      else this.command(socket, route, bytes.toString('utf8'));
     });
-    this.reply(socket, this.status());
+    this.reply(socket, this.status(route));
   }
 
-  private forward(socket: WebSocket, bytes: Buffer): void {
+  private forward(socket: WebSocket, route: Route, bytes: Buffer): void {
     if (!isOscPacket(bytes)) return this.reply(socket, { type: 'error', message: 'Not an OSC packet' });
     // The target may change before the send completes; the error names the one this packet went to.
-    const target = this.target;
+    const target = route.target;
     this.udp.send(bytes, target.port, target.host, (error) => {
       if (error) {
         this.reply(socket, { type: 'error', message: `UDP send to ${formatTarget(target)} failed: ${error.message}` });
@@ -89,8 +126,8 @@ export class OscBridge {
     });
   }
 
-  /** Text frames carry control messages; the only one is a target change, which applies to every client. */
-  private command(socket: WebSocket, text: string): void {
+  /** Text frames carry control messages; the only one is a target change, which applies to every client of the route. */
+  private command(socket: WebSocket, route: Route, text: string): void {
     let request: unknown;
     try {
       request = JSON.parse(text);
@@ -106,15 +143,15 @@ export class OscBridge {
       });
     }
     try {
-      this.target = checkTarget(host, port);
+      route.target = checkTarget(host, port);
     } catch (error) {
       return this.reply(socket, { type: 'error', message: `Invalid target: ${(error as Error).message}` });
     }
-    for (const client of this.server?.clients ?? []) this.reply(client, this.status());
+    for (const client of route.clients) this.reply(client, this.status(route));
   }
 
-  private status(): ServerFrame {
-    return { type: 'status', state: 'ready', target: { ...this.target }, version: PROTOCOL_VERSION };
+  private status(route: Route): ServerFrame {
+    return { type: 'status', state: 'ready', route: route.name, target: { ...route.target }, version: PROTOCOL_VERSION };
   }
 
   private reply(socket: WebSocket, frame: ServerFrame): void {

@@ -4,8 +4,10 @@ import { checkTarget, isPort, UdpTarget } from './target';
 export interface BridgeConfig {
   /** WebSocket port on 127.0.0.1. */
   port: number;
-  /** Where OSC packets go; Resolume listens on 7000 by default. */
+  /** Where the default route's OSC packets go (any OSC receiver: TouchDesigner, Resolume, …); 127.0.0.1:7000 by default. */
   target: UdpTarget;
+  /** Where the /resolume route's packets go until a client moves it; Resolume's own OSC input, 127.0.0.1:7000, when absent. */
+  resolumeTarget?: UdpTarget;
   /** Origins accepted besides http(s)://localhost and http(s)://127.0.0.1 on any port. */
   allowedOrigins: string[];
 }
@@ -16,11 +18,13 @@ export class ConfigError extends Error {
 }
 
 export const USAGE =
-  'Usage: npm run osc-bridge -- [--port N] [--target host:port]\n' +
-  '  env: OSC_BRIDGE_PORT, OSC_BRIDGE_TARGET, OSC_BRIDGE_ORIGINS (comma-separated exact origins)';
+  'Usage: npm run osc-bridge -- [--port N] [--target host:port] [--resolume-target host:port]\n' +
+  '  env: OSC_BRIDGE_PORT, OSC_BRIDGE_TARGET, OSC_BRIDGE_RESOLUME_TARGET, OSC_BRIDGE_ORIGINS (comma-separated exact origins)';
 
 const DEFAULT_PORT = 7400;
 const DEFAULT_TARGET: UdpTarget = { host: '127.0.0.1', port: 7000 };
+/** Resolume's OSC input listens on 7000 unless changed in its preferences. */
+export const DEFAULT_RESOLUME_TARGET: UdpTarget = { host: '127.0.0.1', port: 7000 };
 
 /** A flag wins over its variable; an empty variable counts as unset. */
 function pick(flag: string, flagValue: string | undefined, name: string, env: NodeJS.ProcessEnv) {
@@ -59,11 +63,11 @@ function parseOrigins(text: string): string[] {
 }
 
 export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): BridgeConfig {
-  let flags: { port?: string; target?: string };
+  let flags: { port?: string; target?: string; 'resolume-target'?: string };
   try {
     flags = parseArgs({
       args: [...argv],
-      options: { port: { type: 'string' }, target: { type: 'string' } },
+      options: { port: { type: 'string' }, target: { type: 'string' }, 'resolume-target': { type: 'string' } },
       strict: true,
     }).values;
   } catch (error) {
@@ -71,9 +75,11 @@ export function loadConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Bri
   }
   const port = pick('--port', flags.port, 'OSC_BRIDGE_PORT', env);
   const target = pick('--target', flags.target, 'OSC_BRIDGE_TARGET', env);
+  const resolumeTarget = pick('--resolume-target', flags['resolume-target'], 'OSC_BRIDGE_RESOLUME_TARGET', env);
   return {
     port: port ? parsePort(port.source, port.text) : DEFAULT_PORT,
     target: target ? parseTarget(target.source, target.text) : DEFAULT_TARGET,
+    resolumeTarget: resolumeTarget ? parseTarget(resolumeTarget.source, resolumeTarget.text) : DEFAULT_RESOLUME_TARGET,
     allowedOrigins: parseOrigins(env.OSC_BRIDGE_ORIGINS ?? ''),
   };
 }

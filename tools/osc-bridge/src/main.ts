@@ -1,5 +1,5 @@
-import { BRIDGE_HOST, OscBridge } from './bridge';
-import { BridgeConfig, ConfigError, loadConfig, USAGE } from './config';
+import { BRIDGE_HOST, OscBridge, PROTOCOL_VERSION } from './bridge';
+import { BridgeConfig, ConfigError, DEFAULT_RESOLUME_TARGET, loadConfig, USAGE } from './config';
 import { formatTarget } from './target';
 
 function configOrExit(): BridgeConfig {
@@ -18,7 +18,10 @@ async function main(): Promise<void> {
   const { port } = await bridge.start().catch((error: Error) => {
     throw new Error(`cannot listen on ${BRIDGE_HOST}:${config.port}: ${error.message}`);
   });
-  console.log(`OSC bridge listening on ws://${BRIDGE_HOST}:${port}, sending UDP to ${formatTarget(config.target)}`);
+  console.log(
+    `OSC bridge (protocol ${PROTOCOL_VERSION}) listening on ws://${BRIDGE_HOST}:${port}: ` +
+      `/ sends UDP to ${formatTarget(config.target)}, /resolume to ${formatTarget(config.resolumeTarget ?? DEFAULT_RESOLUME_TARGET)}`,
+  );
   // Closing every socket lets the process end by itself; a second signal meets Node's default handler,
   // which kills the process should closing hang.
   const stop = () => {
