@@ -1,13 +1,23 @@
 /**
  * The studio's master bus with the performance pads' momentary effects (Filter, Reverb, Delay,
  * Distort). Everything the studio plays (stems, instruments) goes through it to the speakers.
- * Native Web Audio nodes: input → low-pass → distortion (wet/dry) → delay send → reverb send → output.
+ * Native Web Audio nodes: input → low-pass → distortion (wet/dry) → delay send → reverb send → output, and
+ * the output (the final sum, all three paths) into an analyser that the visualizer reads.
  */
 export type MasterEffect = 'filter' | 'reverb' | 'delay' | 'distort';
 
 const RAMP_S = 0.02;
 const FILTER_OPEN_HZ = 20000;
 const FILTER_CLOSED_HZ = 600;
+/** The master analyser's FFT size (the visualizer's frames: 2048 samples, 1024 frequency bins). */
+export const MASTER_ANALYSER_SIZE = 2048;
+/**
+ * Its byte scale spans −90…−10 dB (the default −100…−30 saturates on a loud master: every low bin would read
+ * 255 and the beat detector would see no kick rise above the bass), smoothed less than the default 0.8 so
+ * a kick's onset shows within a frame or two.
+ */
+export const MASTER_ANALYSER_DB = { min: -90, max: -10 } as const;
+export const MASTER_ANALYSER_SMOOTHING = 0.6;
 
 /** A decaying stereo noise burst: a small room's impulse response, made here (no files). */
 function impulseResponse(context: BaseAudioContext, seconds: number, decay: number): AudioBuffer {
@@ -33,12 +43,24 @@ function distortionCurve(amount: number): Float32Array<ArrayBuffer> {
 
 export class MasterEffects {
   readonly input: GainNode;
+  /** The sum of the dry path, the delay and the reverb: what goes to the speakers. */
+  readonly output: GainNode;
+  /** Listens to the output (it feeds nothing): still when nothing plays. */
+  readonly analyser: AnalyserNode;
   private readonly filter: BiquadFilterNode;
   private readonly wet: Record<Exclude<MasterEffect, 'filter'>, GainNode>;
   private readonly dryDistort: GainNode;
 
   constructor(private readonly context: BaseAudioContext, destination: AudioNode = context.destination) {
     this.input = context.createGain();
+    this.output = context.createGain();
+    this.output.connect(destination);
+    this.analyser = context.createAnalyser();
+    this.analyser.fftSize = MASTER_ANALYSER_SIZE;
+    this.analyser.minDecibels = MASTER_ANALYSER_DB.min;
+    this.analyser.maxDecibels = MASTER_ANALYSER_DB.max;
+    this.analyser.smoothingTimeConstant = MASTER_ANALYSER_SMOOTHING;
+    this.output.connect(this.analyser);
     this.filter = context.createBiquadFilter();
     this.filter.type = 'lowpass';
     this.filter.frequency.value = FILTER_OPEN_HZ;
@@ -54,7 +76,7 @@ export class MasterEffects {
     const afterDistort = context.createGain();
     this.filter.connect(this.dryDistort).connect(afterDistort);
     this.filter.connect(shaper).connect(distortWet).connect(afterDistort);
-    afterDistort.connect(destination);
+    afterDistort.connect(this.output);
 
     // Delay and reverb are sends beside the dry path.
     const delay = context.createDelay(2);
@@ -63,14 +85,14 @@ export class MasterEffects {
     feedback.gain.value = 0.45;
     const delayWet = context.createGain();
     delayWet.gain.value = 0;
-    afterDistort.connect(delayWet).connect(delay).connect(destination);
+    afterDistort.connect(delayWet).connect(delay).connect(this.output);
     delay.connect(feedback).connect(delay);
 
     const convolver = context.createConvolver();
     convolver.buffer = impulseResponse(context, 2.2, 3);
     const reverbWet = context.createGain();
     reverbWet.gain.value = 0;
-    afterDistort.connect(reverbWet).connect(convolver).connect(destination);
+    afterDistort.connect(reverbWet).connect(convolver).connect(this.output);
 
     this.wet = { distort: distortWet, delay: delayWet, reverb: reverbWet };
   }
@@ -94,4 +116,9 @@ let bus: MasterEffects | null = null;
 export function masterBus(context: AudioContext): MasterEffects {
   bus ??= new MasterEffects(context);
   return bus;
+}
+
+/** The analyser on the master bus's output (fftSize 2048): everything the studio plays, after the pads' effects. */
+export function masterAnalyser(context: AudioContext): AnalyserNode {
+  return masterBus(context).analyser;
 }
