@@ -1,7 +1,9 @@
+import { resolumeTempoValue as exportResolumeTempoValue } from '../../../services/export/src/project-data/resolume-kit';
 import { beatEvent, levelEvent, transportEvent } from '../audio/playbackEvents';
-import { CLOCK_PPQ, clockPulses, ControlOutputs, MIDI_CLOCK } from './controlOutputs';
+import { CLOCK_PPQ, clockPulses, ControlOutputs, MIDI_CLOCK, OSC_LOG_SIZE, resolumeTempoValue, RingBuffer, type SentOscMessage } from './controlOutputs';
 import { parseTarget } from './oscBridgeClient';
 import { parseNoteMessage } from './midiInput';
+import { fakeBridgeClient } from './testing/fakeBridge.harness';
 
 describe('MIDI clock pulses', () => {
   it('runs 24 per quarter note at the tempo (120 BPM: every 20.83 ms)', () => {
@@ -78,5 +80,128 @@ describe('ControlOutputs to a MIDI output', () => {
     const count = sent.length;
     jest.advanceTimersByTime(500);
     expect(sent.length).toBe(count);
+  });
+});
+
+describe('the OSC message log', () => {
+  it('keeps the latest items of a ring buffer, newest first', () => {
+    const ring = new RingBuffer<number>(3);
+    expect(ring.newestFirst()).toEqual([]);
+    ring.push(1);
+    ring.push(2);
+    expect(ring.newestFirst()).toEqual([2, 1]);
+    for (let i = 3; i <= 25; i++) ring.push(i);
+    expect(ring.newestFirst()).toEqual([25, 24, 23]);
+  });
+});
+
+describe("Resolume's tempo value", () => {
+  it('is the export kit\'s: 0..1 across 20..500 BPM, clamped', () => {
+    for (const bpm of [0, 19.9, 20, 60, 98.04, 120, 128, 174.5, 400, 500, 900]) {
+      expect(resolumeTempoValue(bpm)).toBe(exportResolumeTempoValue(bpm));
+    }
+    expect(resolumeTempoValue(120)).toBeCloseTo(100 / 480, 12);
+    expect([resolumeTempoValue(20), resolumeTempoValue(500)]).toEqual([0, 1]);
+  });
+});
+
+describe('ControlOutputs over the OSC bridge', () => {
+  function setup() {
+    const general = fakeBridgeClient('default');
+    const resolume = fakeBridgeClient('resolume');
+    let now = 1_000;
+    const outputs = new ControlOutputs(general.client, resolume.client, () => now++);
+    const logged: SentOscMessage[] = [];
+    outputs.onOscSent((message) => logged.push(message));
+    const connectGeneral = () => {
+      general.client.watch();
+      general.sockets.at(-1)!.answer({ host: '127.0.0.1', port: 9000 }, 'default');
+    };
+    const connectResolume = (port = 7000) => {
+      resolume.client.watch();
+      resolume.client.setEnabled(true);
+      resolume.sockets.at(-1)!.answer({ host: '127.0.0.1', port }, 'resolume');
+    };
+    const resolumeSent = () => resolume.sockets.flatMap((socket) => socket.oscSent).map(({ address, types, args }) => ({ address, types, args }));
+    const beats = (from: number, to: number, bpm: number) => {
+      for (let beat = from; beat < to; beat++) outputs.playback(beatEvent(beat, bpm, (beat * 60) / bpm, 0));
+    };
+    return { outputs, general, resolume, logged, connectGeneral, connectResolume, resolumeSent, beats };
+  }
+  const tempo = (bpm: number) => ({ address: '/composition/tempocontroller/tempo', types: ',f', args: [expect.closeTo(resolumeTempoValue(bpm), 6)] });
+  const resync = { address: '/composition/tempocontroller/resync', types: ',i', args: [1] };
+
+  it('logs nothing and counts nothing while no route is connected', () => {
+    const { outputs, beats, logged } = setup();
+    outputs.playback(transportEvent('play', 0, false, 0));
+    beats(0, 8, 120);
+    outputs.pad('Vocals', 0, 127);
+    expect(outputs.recentOsc).toEqual([]);
+    expect(logged).toEqual([]);
+    expect(outputs.sent).toBe(0);
+  });
+
+  it('logs each message sent on the default route with its arguments and time; the latest 10, newest first', () => {
+    const { outputs, beats, connectGeneral, general, logged } = setup();
+    connectGeneral();
+    beats(0, 15, 120);
+    expect(general.sockets[0]!.oscSent).toHaveLength(15);
+    expect(logged).toHaveLength(15);
+    const recent = outputs.recentOsc;
+    expect(recent).toHaveLength(OSC_LOG_SIZE);
+    expect(recent.map((message) => message.args[0])).toEqual([14, 13, 12, 11, 10, 9, 8, 7, 6, 5]);
+    expect(recent[0]).toEqual({ seq: 15, route: 'default', address: '/stemdeck/beat', args: [14, 120], at: 1_014 });
+    expect(outputs.sent).toBe(15);
+  });
+
+  it('tells a connected Resolume the tempo at once, resyncs on play and every downbeat, and the tempo again only when it changes', () => {
+    const { outputs, beats, connectResolume, resolumeSent, general, logged } = setup();
+    beats(0, 2, 120); // nothing connected yet: the tempo is only remembered
+    connectResolume();
+    expect(resolumeSent()).toEqual([tempo(120)]);
+
+    outputs.playback(transportEvent('play', 0, false, 0));
+    beats(0, 9, 120);
+    beats(9, 13, 128);
+    expect(resolumeSent()).toEqual([tempo(120), resync, resync, resync, resync, tempo(128), resync]);
+    // The studio's own messages do not go to Resolume's route, nor Resolume's to the default one.
+    expect(general.sockets).toHaveLength(0);
+    expect(logged.every((message) => message.route === 'resolume')).toBe(true);
+    expect(logged.map((message) => message.address).slice(0, 2)).toEqual(['/composition/tempocontroller/tempo', '/composition/tempocontroller/resync']);
+    expect(outputs.recentOsc[0]).toMatchObject({ route: 'resolume', address: '/composition/tempocontroller/resync', args: [{ type: 'i', value: 1 }] });
+  });
+
+  it('sends the tempo as a float at the ends of the range too, and on the first beat when none was known at connect', () => {
+    const { beats, connectResolume, resolumeSent } = setup();
+    connectResolume();
+    expect(resolumeSent()).toEqual([]);
+    beats(1, 2, 20);
+    beats(2, 3, 500);
+    expect(resolumeSent()).toEqual([
+      { address: '/composition/tempocontroller/tempo', types: ',f', args: [0] },
+      { address: '/composition/tempocontroller/tempo', types: ',f', args: [1] },
+    ]);
+  });
+
+  it('tells Resolume the tempo again when its target moves, and stops sending when disconnected', () => {
+    const { outputs, beats, connectResolume, resolume, resolumeSent, logged } = setup();
+    connectResolume();
+    beats(0, 1, 120);
+    expect(resolumeSent()).toEqual([tempo(120), resync]);
+    resolume.client.setTarget({ host: '127.0.0.1', port: 7001 });
+    resolume.sockets[0]!.status({ host: '127.0.0.1', port: 7001 }, 'resolume');
+    expect(resolumeSent()).toEqual([tempo(120), resync, tempo(120)]);
+
+    resolume.client.setEnabled(false);
+    const before = logged.length;
+    outputs.playback(transportEvent('play', 0, false, 0));
+    beats(0, 8, 120);
+    expect(resolumeSent()).toHaveLength(3);
+    expect(logged).toHaveLength(before);
+
+    // Connected again: the tempo at once on the new connection.
+    connectResolume(7001);
+    expect(resolume.sockets).toHaveLength(2);
+    expect(resolume.sockets[1]!.oscSent).toEqual([tempo(120)]);
   });
 });

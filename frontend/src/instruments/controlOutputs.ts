@@ -1,6 +1,6 @@
 import { BEAT_NOTE, BEAT_VELOCITY, MIDI_NOTE_ON, OSC_PREFIX, type PlaybackEvent } from '../audio/playbackEvents';
 import { midiAccess } from './midiInput';
-import { OscBridgeClient } from './oscBridgeClient';
+import { OscBridgeClient, RESOLUME_BRIDGE_URL, resolumePreference, type BridgeRoute, type OscArgument } from './oscBridgeClient';
 
 export const MIDI_CLOCK = 0xf8;
 /** MIDI clock: 24 pulses per quarter note. */
@@ -26,16 +26,99 @@ export function clockPulses(start: number, bpm: number, from: number, to: number
 }
 
 /**
+ * Resolume's tempo controller over OSC: its fader takes 0..1 across 20..500 BPM (the export's Resolume kit
+ * writes the same value into resolume.json), and a resync restarts its bar on the studio's downbeat.
+ */
+export const RESOLUME_TEMPO_RANGE = { min: 20, max: 500 } as const;
+export const resolumeTempoValue = (bpm: number): number =>
+  Math.min(1, Math.max(0, (bpm - RESOLUME_TEMPO_RANGE.min) / (RESOLUME_TEMPO_RANGE.max - RESOLUME_TEMPO_RANGE.min)));
+export const RESOLUME_TEMPO_ADDRESS = '/composition/tempocontroller/tempo';
+export const RESOLUME_RESYNC_ADDRESS = '/composition/tempocontroller/resync';
+/** Resolume's bars are four beats: beats 0, 4, 8, … are downbeats. */
+const BEATS_PER_BAR = 4;
+
+/** An OSC message as it went out through the bridge: its route, address, arguments and when (Date.now ms). */
+export interface SentOscMessage {
+  /** Counts up from 1 for every message sent, so a list can key on it. */
+  seq: number;
+  route: BridgeRoute;
+  address: string;
+  args: OscArgument[];
+  at: number;
+}
+/** How many of the latest messages are kept for the sync panel's list. */
+export const OSC_LOG_SIZE = 10;
+
+/** The latest `capacity` items in a fixed array, the oldest overwritten: no allocation per item. */
+export class RingBuffer<T> {
+  private readonly items: Array<T | undefined>;
+  private next = 0;
+  private size = 0;
+
+  constructor(readonly capacity: number) {
+    this.items = new Array<T | undefined>(capacity);
+  }
+
+  push(item: T): void {
+    this.items[this.next] = item;
+    this.next = (this.next + 1) % this.capacity;
+    this.size = Math.min(this.capacity, this.size + 1);
+  }
+
+  /** Newest first. */
+  newestFirst(): T[] {
+    const out: T[] = [];
+    for (let i = 1; i <= this.size; i++) out.push(this.items[(this.next - i + this.capacity) % this.capacity]!);
+    return out;
+  }
+}
+
+const resolumeBridge = () => new OscBridgeClient(() => new WebSocket(RESOLUME_BRIDGE_URL), undefined, resolumePreference, 'resolume');
+
+/**
  * Everything the studio tells the outside world: playback and pad events
- * as OSC (through the local bridge) and MIDI (to the chosen Web MIDI output), plus MIDI clock at 24 per
- * quarter note while something plays. Counts what it actually sent.
+ * as OSC (through the local bridge's default route) and MIDI (to the chosen Web MIDI output), plus MIDI
+ * clock at 24 per quarter note while something plays; while Resolume is connected (the bridge's Resolume
+ * route), its tempo and downbeats in Resolume's own addresses. Counts what it actually sent, and keeps the
+ * latest OSC messages sent.
  */
 export class ControlOutputs {
-  readonly osc = new OscBridgeClient();
   private output: MIDIOutput | null = null;
   private clock: { timer: ReturnType<typeof setInterval>; start: number; bpm: number; scheduledUntil: number } | null = null;
   private sentCount = 0;
   private readonly countListeners = new Set<(count: number) => void>();
+  private readonly oscLog = new RingBuffer<SentOscMessage>(OSC_LOG_SIZE);
+  private oscSeq = 0;
+  private readonly oscListeners = new Set<(message: SentOscMessage) => void>();
+  /** The tempo of the latest beat played (null before any). */
+  private bpm: number | null = null;
+  /** The tempo Resolume was last sent, and the target it went to (both null while not connected). */
+  private resolumeTempo: { bpm: number; target: string } | null = null;
+
+  constructor(
+    /** The bridge's default route: the studio's /stemdeck messages to TouchDesigner or any OSC receiver. */
+    readonly osc: OscBridgeClient = new OscBridgeClient(),
+    /** The bridge's Resolume route; its on/off is the Resolume card's Connect. */
+    readonly resolume: OscBridgeClient = resolumeBridge(),
+    private readonly now: () => number = () => Date.now(),
+  ) {
+    // On connecting (and when the target moves) Resolume is told the tempo at once, not at the next change.
+    resolume.onStatus((status) => {
+      if (status.state !== 'connected') this.resolumeTempo = null;
+      else if (this.bpm !== null && this.resolumeTempo?.target !== status.target) this.sendResolumeTempo(this.bpm);
+    });
+  }
+
+  /** The latest OSC messages sent (at most OSC_LOG_SIZE), newest first. */
+  get recentOsc(): SentOscMessage[] {
+    return this.oscLog.newestFirst();
+  }
+
+  /** Called with every OSC message that went out, until the returned function is called. */
+  onOscSent(listener: (message: SentOscMessage) => void): () => void {
+    this.oscListeners.add(listener);
+    return () => this.oscListeners.delete(listener);
+  }
 
   get sent(): number {
     return this.sentCount;
@@ -69,12 +152,16 @@ export class ControlOutputs {
     this.count();
   }
 
-  /** A playback event (transport, beat, stem level) out as OSC and, for transport and beats, MIDI. */
+  /**
+   * A playback event (transport, beat, stem level) out as OSC and, for transport and beats, MIDI; to
+   * Resolume, the tempo when it changes and a resync on play and on every downbeat.
+   */
   playback(event: PlaybackEvent): void {
     this.sendOsc(event.osc.address, event.osc.args);
     // Transport is a one-byte real-time message; a beat is note-on 36, velocity 127.
     if (event.type === 'transport') this.sendMidi([event.midi.status]);
     if (event.type === 'beat') this.sendNote(BEAT_NOTE, BEAT_VELOCITY);
+    this.toResolume(event);
   }
 
   /** A pad hit: OSC /stemdeck/pad/{name} [velocity] and a MIDI note (C3 upwards, by pad index). */
@@ -107,8 +194,31 @@ export class ControlOutputs {
     clock.scheduledUntil = until;
   }
 
-  private sendOsc(address: string, args: Array<number | string>): void {
-    if (this.osc.send(address, args)) this.count();
+  private toResolume(event: PlaybackEvent): void {
+    if (event.type === 'beat' && event.bpm > 0) {
+      this.bpm = event.bpm;
+      // A change, or the first tempo on this connection (none was known when it connected).
+      if (this.resolumeTempo?.bpm !== event.bpm) this.sendResolumeTempo(event.bpm);
+    }
+    const downbeat = event.type === 'beat' && event.beat % BEATS_PER_BAR === 0;
+    const play = event.type === 'transport' && event.action === 'play';
+    if (downbeat || play) this.sendOsc(RESOLUME_RESYNC_ADDRESS, [{ type: 'i', value: 1 }], this.resolume);
+  }
+
+  private sendResolumeTempo(bpm: number): void {
+    const target = this.resolume.status.target;
+    if (target && this.sendOsc(RESOLUME_TEMPO_ADDRESS, [{ type: 'f', value: resolumeTempoValue(bpm) }], this.resolume)) {
+      this.resolumeTempo = { bpm, target };
+    }
+  }
+
+  private sendOsc(address: string, args: OscArgument[], client: OscBridgeClient = this.osc): boolean {
+    if (!client.send(address, args)) return false;
+    const message: SentOscMessage = { seq: ++this.oscSeq, route: client.route, address, args, at: this.now() };
+    this.oscLog.push(message);
+    for (const listener of this.oscListeners) listener(message);
+    this.count();
+    return true;
   }
 
   /** Note-on now, its note-off 100 ms later (timestamped, so no timer). */

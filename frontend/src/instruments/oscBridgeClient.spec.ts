@@ -1,82 +1,14 @@
-import { OscBridgeClient, probeDelayMs, type BridgeClock, type BridgeSocket } from './oscBridgeClient';
+import { OLD_BRIDGE_MESSAGE, probeDelayMs } from './oscBridgeClient';
+import { fakeBridgeClient } from './testing/fakeBridge.harness';
 
-/** A socket that nobody answers until the test says so. */
-class FakeSocket {
-  readyState = 0;
-  binaryType: BinaryType = 'blob';
-  sent: unknown[] = [];
-  onopen: BridgeSocket['onopen'] = null;
-  onmessage: BridgeSocket['onmessage'] = null;
-  onclose: BridgeSocket['onclose'] = null;
-  send(data: unknown) {
-    this.sent.push(data);
-  }
-  close() {}
-  refuse() {
-    this.readyState = 3;
-    this.onclose?.call(this as never, {} as CloseEvent);
-  }
-  answer(target = { host: '127.0.0.1', port: 7000 }) {
-    this.readyState = 1;
-    this.onopen?.call(this as never, {} as Event);
-    this.onmessage?.call(this as never, { data: JSON.stringify({ type: 'status', state: 'ready', target, version: 1 }) } as MessageEvent);
-  }
-}
-
-/** Timers on a clock the test moves by hand. */
-class FakeClock implements BridgeClock {
-  now = 0;
-  private timers = new Map<number, { at: number; callback: () => void }>();
-  private nextId = 1;
-  setTimeout(callback: () => void, ms: number) {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.now + ms, callback });
-    return id;
-  }
-  clearTimeout(handle: unknown) {
-    this.timers.delete(handle as number);
-  }
-  get pending(): number[] {
-    return [...this.timers.values()].map((timer) => timer.at - this.now);
-  }
-  advance(ms: number) {
-    const until = this.now + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, timer]) => timer.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      this.timers.delete(due[0]);
-      this.now = due[1].at;
-      due[1].callback();
-    }
-    this.now = until;
-  }
-}
-
-/** OSC output as this browser remembers it (on, unless a test says otherwise). */
-function memoryPreference(on: boolean) {
-  const stored = { on };
-  return { stored, read: () => stored.on, write: (value: boolean) => void (stored.on = value) };
-}
-
-function setup(outputOn = true) {
-  const sockets: FakeSocket[] = [];
-  const clock = new FakeClock();
-  const preference = memoryPreference(outputOn);
-  const client = new OscBridgeClient(
-    () => {
-      const socket = new FakeSocket();
-      sockets.push(socket);
-      return socket as unknown as BridgeSocket;
-    },
-    clock,
-    preference,
-  );
+function setup(outputOn = true, route: 'default' | 'resolume' = 'default') {
+  const bridge = fakeBridgeClient(route, outputOn);
   /** Lets every look so far find nothing, and returns the wait before the next one. */
   const refuseLatest = () => {
-    sockets.at(-1)!.refuse();
-    return clock.pending;
+    bridge.sockets.at(-1)!.refuse();
+    return bridge.clock.pending;
   };
-  return { sockets, clock, client, refuseLatest, preference };
+  return { ...bridge, refuseLatest };
 }
 
 describe('OSC output off (until the person turns it on)', () => {
@@ -101,7 +33,8 @@ describe('OSC output off (until the person turns it on)', () => {
     expect(sockets).toHaveLength(1);
     sockets[0]!.answer();
     expect(sockets[0]!.sent).toEqual([JSON.stringify({ type: 'target', host: '127.0.0.1', port: 9000 })]);
-    expect(client.status.state).toBe('connected');
+    sockets[0]!.status({ host: '127.0.0.1', port: 9000 });
+    expect(client.status).toEqual({ state: 'connected', target: '127.0.0.1:9000', message: null });
     stop();
   });
 
@@ -191,14 +124,95 @@ describe('looking for the OSC bridge', () => {
     const { sockets, clock, client } = setup();
     client.watch();
     client.setTarget({ host: '127.0.0.1', port: 9000 });
-    sockets.at(-1)!.answer({ host: '127.0.0.1', port: 9000 });
-    expect(client.status).toEqual({ state: 'connected', target: '127.0.0.1:9000', message: null });
+    sockets.at(-1)!.answer({ host: '127.0.0.1', port: 7000 });
     expect(sockets.at(-1)!.sent).toEqual([JSON.stringify({ type: 'target', host: '127.0.0.1', port: 9000 })]);
+    // Not connected (nothing sent) until the bridge has taken the target: nothing may reach the old one.
+    expect(client.status.state).toBe('connecting');
+    expect(client.send('/stemdeck/pad/vocals', [127])).toBe(false);
+    sockets.at(-1)!.status({ host: '127.0.0.1', port: 9000 });
+    expect(client.status).toEqual({ state: 'connected', target: '127.0.0.1:9000', message: null });
     expect(client.send('/stemdeck/pad/vocals', [127])).toBe(true);
     expect(clock.pending).toEqual([]);
 
     sockets.at(-1)!.refuse();
     expect(client.status).toEqual({ state: 'error', target: null, message: 'The OSC bridge closed the connection' });
     expect(clock.pending).toEqual([10_000]);
+  });
+});
+
+describe('OSC packets', () => {
+  it('tags whole numbers int32, others float32, strings as strings, and tagged arguments as tagged', () => {
+    const { client, sockets } = setup();
+    client.watch();
+    sockets[0]!.answer();
+    client.send('/stemdeck/beat', [4, 120]);
+    client.send('/stemdeck/transport', ['play', 1.5]);
+    client.send('/composition/tempocontroller/tempo', [{ type: 'f', value: 0 }]);
+    client.send('/composition/tempocontroller/resync', [{ type: 'i', value: 1 }]);
+    const decoded = sockets[0]!.oscSent;
+    expect(decoded.map(({ address, types }) => [address, types])).toEqual([
+      ['/stemdeck/beat', ',ii'],
+      ['/stemdeck/transport', ',sf'],
+      ['/composition/tempocontroller/tempo', ',f'],
+      ['/composition/tempocontroller/resync', ',i'],
+    ]);
+    expect(decoded[1]!.args).toEqual(['play', 1.5]);
+  });
+});
+
+describe('a route of the bridge (Resolume\'s)', () => {
+  it('connects when a bridge of protocol 2 greets it on its route, and sends its target first', () => {
+    const { client, sockets } = setup(true, 'resolume');
+    client.setTarget({ host: '127.0.0.1', port: 7001 });
+    client.watch();
+    sockets[0]!.answer({ host: '127.0.0.1', port: 7000 }, 'resolume');
+    expect(sockets[0]!.sent).toEqual([JSON.stringify({ type: 'target', host: '127.0.0.1', port: 7001 })]);
+    expect(client.send('/composition/tempocontroller/resync', [1])).toBe(false);
+    sockets[0]!.status({ host: '127.0.0.1', port: 7001 }, 'resolume');
+    expect(client.status).toEqual({ state: 'connected', target: '127.0.0.1:7001', message: null });
+    expect(client.send('/composition/tempocontroller/resync', [1])).toBe(true);
+  });
+
+  it('says a bridge of protocol 1 (one target for all) is too old, sends it nothing, and looks again later', () => {
+    const { client, sockets, clock } = setup(true, 'resolume');
+    client.setTarget({ host: '127.0.0.1', port: 7001 });
+    client.watch();
+    const close = jest.spyOn(sockets[0]!, 'close');
+    sockets[0]!.answer({ host: '127.0.0.1', port: 7000 });
+    expect(client.status).toEqual({ state: 'error', target: null, message: OLD_BRIDGE_MESSAGE });
+    expect(close).toHaveBeenCalled();
+    // Not even the target: it would have moved everyone's.
+    expect(sockets[0]!.sent).toEqual([]);
+    expect(client.send('/composition/tempocontroller/resync', [1])).toBe(false);
+    expect(clock.pending).toEqual([10_000]);
+    sockets[0]!.refuse(); // the close arriving later changes nothing
+    expect(client.status.message).toBe(OLD_BRIDGE_MESSAGE);
+    clock.advance(10_000);
+    expect(sockets).toHaveLength(2);
+  });
+
+  it('a target the bridge refuses is an error and sends nothing; a good one then connects', () => {
+    const { client, sockets } = setup(true, 'resolume');
+    client.setTarget({ host: 'bad_host', port: 7001 });
+    client.watch();
+    sockets[0]!.answer({ host: '127.0.0.1', port: 7000 }, 'resolume');
+    sockets[0]!.frame({ type: 'error', message: 'Invalid target: host must be an IPv4 address or a hostname (got "bad_host")' });
+    expect(client.status).toMatchObject({ state: 'error', message: expect.stringContaining('bad_host') });
+    expect(client.send('/composition/tempocontroller/resync', [1])).toBe(false);
+    client.setTarget({ host: '127.0.0.1', port: 7002 });
+    expect(sockets[0]!.sent.at(-1)).toBe(JSON.stringify({ type: 'target', host: '127.0.0.1', port: 7002 }));
+    sockets[0]!.status({ host: '127.0.0.1', port: 7002 }, 'resolume');
+    expect(client.status).toEqual({ state: 'connected', target: '127.0.0.1:7002', message: null });
+  });
+
+  it('the default route takes a protocol 2 greeting for its route and refuses one for another', () => {
+    const ok = setup(true);
+    ok.client.watch();
+    ok.sockets[0]!.answer({ host: '127.0.0.1', port: 7000 }, 'default');
+    expect(ok.client.status.state).toBe('connected');
+    const wrong = setup(true);
+    wrong.client.watch();
+    wrong.sockets[0]!.answer({ host: '127.0.0.1', port: 7000 }, 'resolume');
+    expect(wrong.client.status.state).toBe('error');
   });
 });
