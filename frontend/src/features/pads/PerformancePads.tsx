@@ -1,4 +1,4 @@
-import { Box, Button, Card, Grid, Heading, HStack, Input, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Card, Grid, Heading, HStack, Input, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
 import type { StemType } from '../../api/mediaTypes';
 import { ensureAudioContext, onAudioContext } from '../../audio/audioContext';
@@ -9,7 +9,7 @@ import { controlOutputs, type MidiOutputDevice } from '../../instruments/control
 import { DEFAULT_OSC_TARGET, parseTarget, type OscBridgeStatus } from '../../instruments/oscBridgeClient';
 import { useLiveChannel } from '../live/useLiveConnection';
 import { useStudioProject } from '../project/StudioProjectContext';
-import { OSC_BRIDGE_HELP_PATH } from './OscBridgeHelpPage';
+import { OscBridgeStatusLine } from './OscBridgeStatusLine';
 
 /** A hit pad lights for 150 ms; every hit is sent at velocity 127. */
 const HIGHLIGHT_MS = 150;
@@ -33,65 +33,6 @@ const MODE_HELP: Record<StemMode, string> = {
   stutter: 'repeat the current 16th of their stem four times',
   toggle: 'mute or unmute their stem in the mix',
 };
-
-const STATUS_TEXT: Record<OscBridgeStatus['state'], string> = {
-  off: 'off',
-  connecting: 'looking for it…',
-  connected: 'connected',
-  'not-running': 'not running',
-  error: 'error',
-};
-
-/** The bridge's state in plain words, with what the person can do about it. */
-function OscBridgeStatusLine({ bridge }: { bridge: OscBridgeStatus }) {
-  const osc = controlOutputs.osc;
-  const help = (
-    <Link href={OSC_BRIDGE_HELP_PATH} target="_blank" rel="noopener" fontSize="xs" color="purple.300" textDecoration="underline">
-      How to set up the OSC bridge
-    </Link>
-  );
-  return (
-    <Stack gap="1">
-      <Text fontSize="xs" data-testid="osc-status" data-state={bridge.state}>
-        OSC bridge: {STATUS_TEXT[bridge.state]}
-        {bridge.target ? ` → ${bridge.target}` : ''}
-        {bridge.message ? `: ${bridge.message}` : ''}
-      </Text>
-      {bridge.state === 'off' ? (
-        <>
-          <Text fontSize="xs" color="fg.muted">
-            Send pads, beats and transport to VJ software (Resolume, TouchDesigner) through the Stemdeck OSC bridge on this computer.
-          </Text>
-          <HStack gap="3">
-            <Button size="xs" variant="outline" onClick={() => osc.setEnabled(true)}>
-              Turn on OSC output
-            </Button>
-            {help}
-          </HStack>
-        </>
-      ) : (
-        <>
-          {bridge.state !== 'connected' && (
-            <Text fontSize="xs" color="fg.muted">
-              Browsers cannot send OSC themselves: run the Stemdeck OSC bridge on this computer to reach VJ software.
-            </Text>
-          )}
-          <HStack gap="3">
-            {bridge.state !== 'connected' && (
-              <Button size="xs" variant="outline" onClick={() => osc.lookAgain()} disabled={bridge.state === 'connecting'}>
-                Look again
-              </Button>
-            )}
-            <Button size="xs" variant="ghost" onClick={() => osc.setEnabled(false)}>
-              Turn off OSC output
-            </Button>
-            {bridge.state !== 'connected' && help}
-          </HStack>
-        </>
-      )}
-    </Stack>
-  );
-}
 
 function useLatencyMs(): number | null {
   const [latency, setLatency] = useState<number | null>(null);
