@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { replyOf } from './media';
 import { StemType } from './media';
+import { projectPrefix } from './storage-keys';
 import {
   ENHANCEMENTS,
   JOB_PROVIDERS,
@@ -11,7 +12,13 @@ import {
   MASTERING_INTENSITY_MAX,
   MASTERING_INTENSITY_MIN,
   MASTERING_STYLES,
+  VIDEO_DEFAULT_PROMPT,
+  VIDEO_DURATIONS,
+  VIDEO_PROMPT_MAX,
+  VIDEO_RESOLUTIONS,
 } from './vocabulary';
+
+export { VIDEO_CHORUS_SECONDS, VIDEO_DEFAULT_PROMPT, VIDEO_DURATIONS, VIDEO_PROMPT_MAX, VIDEO_RESOLUTIONS } from './vocabulary';
 
 /**
  * The jobs service's contracts: mastering (and later enhancement) jobs on a project's stems. Request/reply
@@ -20,6 +27,7 @@ import {
 export const JOBS_SUBJECTS = {
   createMastering: 'stemdeck.jobs.mastering.create',
   createEnhance: 'stemdeck.jobs.enhance.create',
+  createVideo: 'stemdeck.jobs.video.create',
   getJob: 'stemdeck.jobs.get',
   listProjectJobs: 'stemdeck.jobs.project.list',
   cancelJob: 'stemdeck.jobs.cancel',
@@ -77,17 +85,85 @@ export const EnhanceParameters = z
   .strict();
 export type EnhanceParameters = z.infer<typeof EnhanceParameters>;
 
+export const VideoDuration = z.enum(VIDEO_DURATIONS);
+export type VideoDuration = z.infer<typeof VideoDuration>;
+export const VideoResolution = z.enum(VIDEO_RESOLUTIONS);
+export type VideoResolution = z.infer<typeof VideoResolution>;
+
+const seconds = (name: string) =>
+  z.number({ invalid_type_error: 'Must be a number of seconds' }).finite().min(0, `${name} must be 0 or more`);
+
+/**
+ * A music video: the style prompt (trimmed, 1–500 characters; the sample prompt when absent), which part of
+ * the song (`full`, `chorus`: its 30 s loop, `custom`: customStart to customEnd seconds, start before end;
+ * the job's creation also checks the end is within the song) and the resolution.
+ */
+export const VideoParameters = z
+  .object({
+    prompt: z
+      .string({ invalid_type_error: 'Must be text' })
+      .trim()
+      .min(1, 'Must not be empty')
+      .max(VIDEO_PROMPT_MAX, `At most ${VIDEO_PROMPT_MAX} characters`)
+      .default(VIDEO_DEFAULT_PROMPT),
+    duration: VideoDuration,
+    customStart: seconds('The start').optional(),
+    customEnd: seconds('The end').optional(),
+    resolution: VideoResolution,
+  })
+  .strict()
+  .superRefine((value, context) => {
+    const issue = (path: string, message: string) => context.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
+    if (value.duration !== 'custom') {
+      if (value.customStart !== undefined) issue('customStart', 'Only for a custom duration');
+      if (value.customEnd !== undefined) issue('customEnd', 'Only for a custom duration');
+      return;
+    }
+    if (value.customStart === undefined) issue('customStart', 'Required for a custom duration');
+    if (value.customEnd === undefined) issue('customEnd', 'Required for a custom duration');
+    if (value.customStart !== undefined && value.customEnd !== undefined && value.customEnd <= value.customStart) {
+      issue('customEnd', 'Must be after customStart');
+    }
+  });
+export type VideoParameters = z.infer<typeof VideoParameters>;
+
+/** What the local renderer chose from the prompt's words (the same prompt, the same look). */
+export const VideoLookRecord = z.object({ palette: z.string(), mode: z.string(), motion: z.string() });
+
+/** A finished video's facts: its size, the part of the song it holds (song seconds) and how it was made. */
+export const VideoFacts = z.object({
+  resolution: VideoResolution,
+  width: z.number().int(),
+  height: z.number().int(),
+  fps: z.number(),
+  startSeconds: z.number(),
+  endSeconds: z.number(),
+  /** The local renderer's look; absent for a cloud provider's video. */
+  look: VideoLookRecord.optional(),
+  /** A cloud provider's generated clip length in seconds (looped over the span). */
+  clipSeconds: z.number().optional(),
+});
+export type VideoFacts = z.infer<typeof VideoFacts>;
+
+/** A video job's outputs live in its own folder, removed as one prefix when it fails or is cancelled. */
+export const videoJobPrefix = (ownerId: string, projectId: string, jobId: string): string => `${projectPrefix(ownerId, projectId)}videos/${jobId}/`;
+/** The one output of a video job. */
+export const VIDEO_OUTPUT = 'video.mp4';
+
 /** Integrated loudness (LUFS), loudness range (LU) and true peak (dBTP), as ffmpeg's ebur128 reads them. */
 export const LoudnessFigures = z.object({ integratedLufs: z.number(), lra: z.number(), truePeakDbtp: z.number() });
 export type LoudnessFigures = z.infer<typeof LoudnessFigures>;
 
 /**
  * A job's output as the service sends it on NATS; where it can be fetched is the gateway's business (`Job`).
- * An enhance job's outputs are stems (`vocals.flac`, …): each names its stem and carries its own figures.
+ * An enhance job's outputs are stems (`vocals.flac`, …): each names its stem and carries its own figures; a
+ * video job's one output (`video.mp4`) carries the video's facts.
  */
 export const JobOutputRecord = z.object({
   name: z.string(),
   stemType: StemType.optional(),
+  /** A video job's `video.mp4`: its size, span and how it was made. */
+  video: VideoFacts.optional(),
   before: LoudnessFigures.optional(),
   after: LoudnessFigures.optional(),
 });
@@ -140,6 +216,15 @@ export const CreateEnhanceJobBody = z.object({
 export type CreateEnhanceJobBody = z.infer<typeof CreateEnhanceJobBody>;
 export const CreateEnhanceJobRequest = CreateEnhanceJobBody.extend(owned);
 export type CreateEnhanceJobRequest = z.infer<typeof CreateEnhanceJobRequest>;
+
+/** POST /api/jobs/runway-video (the configured video provider renders it: the local renderer unless Runway is). */
+export const CreateVideoJobBody = z.object({
+  projectId: z.string({ required_error: 'Required' }).min(1, 'Required').max(200),
+  parameters: VideoParameters,
+});
+export type CreateVideoJobBody = z.input<typeof CreateVideoJobBody>;
+export const CreateVideoJobRequest = CreateVideoJobBody.extend(owned);
+export type CreateVideoJobRequest = z.infer<typeof CreateVideoJobRequest>;
 
 export const JobRequest = z.object({ ...owned, jobId: z.string() });
 export type JobRequest = z.infer<typeof JobRequest>;

@@ -49,12 +49,25 @@ export const MASTERING_INTENSITIES: readonly MasteringIntensity[] = [1, 2, 3];
 export const MASTERING_INTENSITY_NAMES: Readonly<Record<MasteringIntensity, string>> = { 1: 'Light', 2: 'Medium', 3: 'Heavy' };
 
 /** What a job of the jobs service does, who does it, and its life (processing, then completed or failed). */
-export const JOB_TYPES = ['mastering', 'enhance'] as const;
+export const JOB_TYPES = ['mastering', 'enhance', 'video'] as const;
 export type JobType = (typeof JOB_TYPES)[number];
-export const JOB_PROVIDERS = ['local', 'landr', 'dolby'] as const;
+export const JOB_PROVIDERS = ['local', 'landr', 'dolby', 'runway'] as const;
 export type JobProvider = (typeof JOB_PROVIDERS)[number];
 export const JOB_STATUSES = ['processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/**
+ * Generated music videos: which part of the song (the whole song, its chorus loop, or a chosen span), how
+ * large, and the style prompt that steers the look (at most VIDEO_PROMPT_MAX characters).
+ */
+export const VIDEO_DURATIONS = ['full', 'chorus', 'custom'] as const;
+export type VideoDuration = (typeof VIDEO_DURATIONS)[number];
+export const VIDEO_RESOLUTIONS = ['720p', '1080p', '4k'] as const;
+export type VideoResolutionName = (typeof VIDEO_RESOLUTIONS)[number];
+export const VIDEO_PROMPT_MAX = 500;
+/** The chorus loop's length in seconds (a shorter song is taken whole). */
+export const VIDEO_CHORUS_SECONDS = 30;
+export const VIDEO_DEFAULT_PROMPT = 'Neon city at night, lights pulsing with the beat, slow drifting camera, deep blue and magenta glow';
 
 /** Enhancement: what a cleanup pass can do to a stem (at least one per job). */
 export const ENHANCEMENTS = ['noiseReduction', 'loudnessNormalization', 'speechEnhancement'] as const;

@@ -1,6 +1,7 @@
 import { ConfigError, databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
 import { z } from 'zod';
 import { DOLBY_DEFAULTS } from './providers/dolby-media.client';
+import { RUNWAY_DEFAULTS } from './providers/runway-video.client';
 import { chooseProviders } from './providers/provider-choice';
 
 /** A credential: unset and empty both mean "not configured". */
@@ -28,9 +29,15 @@ export const jobsConfigShape = {
   /** A LANDR partner API key and the endpoint LANDR gives with it (LANDR publishes no public API, so there is no default). */
   LANDR_API_KEY: credential(),
   LANDR_API_URL: z.string().url().optional(),
-  /** Who masters and who enhances, when the default (a configured cloud provider, else local) is not wanted. */
+  /** A Runway developer API key: with it Runway generates the music videos' picture (the song stays the soundtrack). */
+  RUNWAY_API_KEY: credential(),
+  RUNWAY_API_URL: z.string().url().default(RUNWAY_DEFAULTS.apiBaseUrl),
+  /** Runway's text-to-video model (its clips are 2–10 s; the clip is looped over the chosen part of the song). */
+  RUNWAY_MODEL: z.string().min(1).default(RUNWAY_DEFAULTS.model),
+  /** Who masters, enhances and renders videos, when the default (a configured cloud provider, else local) is not wanted. */
   JOBS_MASTERING_PROVIDER: z.enum(['local', 'landr', 'dolby']).optional(),
   JOBS_ENHANCE_PROVIDER: z.enum(['local', 'dolby']).optional(),
+  JOBS_VIDEO_PROVIDER: z.enum(['local', 'runway']).optional(),
 };
 
 /** The jobs service's configuration; a provider chosen without its credentials stops the boot, named. */

@@ -1,15 +1,16 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { answer, parseOrFail } from '@stemdeck/platform';
-import { CreateEnhanceJobRequest, CreateMasteringJobRequest, JobOutputRequest, JobRequest, JOBS_SUBJECTS, ListProjectJobsRequest } from '@stemdeck/proto';
+import { CreateEnhanceJobRequest, CreateMasteringJobRequest, CreateVideoJobRequest, JobOutputRequest, JobRequest, JOBS_SUBJECTS, ListProjectJobsRequest } from '@stemdeck/proto';
 import type { ZodType } from 'zod';
 import { CancelJobUseCase } from './jobs/cancel-job.usecase';
 import { CreateJobUseCase } from './jobs/create-job.usecase';
 import { JobQueries } from './jobs/job.queries';
 
-/** The requests as parsed (intensity and unnamed toggles defaulted): parseOrFail's schema type has equal input and output. */
+/** The requests as parsed (intensity, unnamed toggles and the video prompt defaulted): parseOrFail's schema type has equal input and output. */
 const CREATE_MASTERING_REQUEST = CreateMasteringJobRequest as unknown as ZodType<CreateMasteringJobRequest>;
 const CREATE_ENHANCE_REQUEST = CreateEnhanceJobRequest as unknown as ZodType<CreateEnhanceJobRequest>;
+const CREATE_VIDEO_REQUEST = CreateVideoJobRequest as unknown as ZodType<CreateVideoJobRequest>;
 
 /** The jobs service's NATS edge: validate with the proto schema, call one use-case, wrap the reply. */
 @Controller()
@@ -33,6 +34,14 @@ export class JobsController {
     return answer(() => {
       const { ownerId, projectId, parameters } = parseOrFail(CREATE_ENHANCE_REQUEST, payload);
       return this.createJob.execute(ownerId, { projectId, type: 'enhance', parameters });
+    });
+  }
+
+  @MessagePattern(JOBS_SUBJECTS.createVideo)
+  createVideo(@Payload() payload: unknown) {
+    return answer(() => {
+      const { ownerId, projectId, parameters } = parseOrFail(CREATE_VIDEO_REQUEST, payload);
+      return this.createJob.execute(ownerId, { projectId, type: 'video', parameters });
     });
   }
 

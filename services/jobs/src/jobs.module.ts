@@ -24,8 +24,10 @@ import { RunJobUseCase } from './jobs/run-job.usecase';
 import { LocalMasteringProvider } from './mastering/local-mastering.provider';
 import { MediaProjectsAdapter } from './media/media-projects.adapter';
 import { JobScratch } from './scratch/job-scratch';
-import { configuredEnhanceProvider, configuredMasteringProvider } from './providers/configured-providers';
-import { ENHANCE_PROVIDER, MASTERING_PROVIDER } from './jobs/jobs.ports';
+import { configuredEnhanceProvider, configuredMasteringProvider, configuredVideoProvider } from './providers/configured-providers';
+import { ENHANCE_PROVIDER, MASTERING_PROVIDER, VIDEO_PROVIDER } from './jobs/jobs.ports';
+import { VideoJobRunner } from './jobs/video-job.runner';
+import { localVideoRenderer } from './video/local-video.provider';
 
 const MEDIA_CLIENT = 'JOBS_MEDIA_CLIENT';
 
@@ -82,15 +84,18 @@ export class JobsModule implements OnApplicationShutdown {
           inject: [JobScratch, LocalEnhanceProvider],
           useFactory: (scratch: JobScratch, local: LocalEnhanceProvider) => configuredEnhanceProvider(config, scratch, local),
         },
+        // Music videos: Runway when its key is configured, the local renderer otherwise.
+        { provide: VIDEO_PROVIDER, useFactory: () => configuredVideoProvider(config, localVideoRenderer()) },
         JobRepository,
         MediaProjectsAdapter,
         CreateJobUseCase,
         MasteringJobRunner,
         EnhanceJobRunner,
+        VideoJobRunner,
         {
           provide: JOB_RUNNERS,
-          inject: [MasteringJobRunner, EnhanceJobRunner],
-          useFactory: (mastering: MasteringJobRunner, enhance: EnhanceJobRunner): JobRunners => ({ mastering, enhance }),
+          inject: [MasteringJobRunner, EnhanceJobRunner, VideoJobRunner],
+          useFactory: (mastering: MasteringJobRunner, enhance: EnhanceJobRunner, video: VideoJobRunner): JobRunners => ({ mastering, enhance, video }),
         },
         RunJobUseCase,
         CancelJobUseCase,

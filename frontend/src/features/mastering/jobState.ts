@@ -41,6 +41,14 @@ export const JOB_WORDS: Record<JobType, JobWords> = {
     failed: { title: 'Enhancement failed', description: TRY_AGAIN, type: 'error' },
     cancelled: { title: 'Enhancement cancelled', type: 'info' },
   },
+  video: {
+    start: 'Generate Video',
+    started: { title: 'Video generation started', type: 'success' },
+    startFailed: { title: 'Generation failed', description: 'Failed to start video generation', type: 'error' },
+    completed: { title: 'Video generation complete!', type: 'success' },
+    failed: { title: 'Video generation failed', description: 'Please try again with different parameters.', type: 'error' },
+    cancelled: { title: 'Video generation cancelled', type: 'info' },
+  },
 };
 
 /** What the Start button says, whether it can be pressed, and if not (while idle) why. */
@@ -101,11 +109,12 @@ export function jobToast(words: JobWords, previous: Job['status'] | null, next: 
 }
 
 /** How a job reads in the project's list: its kind and who did the work, in words. */
-export const JOB_TYPE_NAMES: Record<JobType, string> = { mastering: 'Master', enhance: 'Enhancement' };
-export const PROVIDER_NAMES: Record<Job['provider'], string> = { local: 'Local engine', landr: 'LANDR', dolby: 'Dolby.io' };
+export const JOB_TYPE_NAMES: Record<JobType, string> = { mastering: 'Master', enhance: 'Enhancement', video: 'Music video' };
+export const PROVIDER_NAMES: Record<Job['provider'], string> = { local: 'Local engine', landr: 'LANDR', dolby: 'Dolby.io', runway: 'Runway' };
+const DONE_VERBS: Record<JobType, string> = { mastering: 'Mastered', enhance: 'Enhanced', video: 'Rendered' };
 
 /** "Enhanced locally" / "Mastered by LANDR": who did the work, never pretending a cloud ran. */
 export function providerLine(type: JobType, provider: Job['provider']): string {
-  const verb = type === 'mastering' ? 'Mastered' : 'Enhanced';
+  const verb = DONE_VERBS[type];
   return provider === 'local' ? `${verb} locally` : `${verb} by ${PROVIDER_NAMES[provider]}`;
 }

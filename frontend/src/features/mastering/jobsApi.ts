@@ -1,11 +1,11 @@
-import type { CreateEnhanceJobBody, CreateMasteringJobBody, Job } from '@stemdeck/proto';
+import type { CreateEnhanceJobBody, CreateMasteringJobBody, CreateVideoJobBody, Job } from '@stemdeck/proto';
 import { api } from '../../api/api';
 
 /**
  * The jobs endpoints (AI Mastering: masters and enhancements) on the shared API slice. Types are proto's own
  * contracts, imported as types only, so no schema code reaches the bundle.
  */
-export type { EnhanceParameters, Job, LoudnessFigures, MasteringParameters } from '@stemdeck/proto';
+export type { EnhanceParameters, Job, LoudnessFigures, MasteringParameters, VideoFacts, VideoParameters } from '@stemdeck/proto';
 
 export const jobsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -15,6 +15,11 @@ export const jobsApi = api.injectEndpoints({
     }),
     startEnhance: build.mutation<Job, CreateEnhanceJobBody>({
       query: (body) => ({ url: 'jobs/dolby-enhance', method: 'POST', body }),
+      invalidatesTags: ['Jobs'],
+    }),
+    /** A music video of the project's song (the configured provider renders it; the job says which). */
+    startVideo: build.mutation<Job, CreateVideoJobBody>({
+      query: (body) => ({ url: 'jobs/runway-video', method: 'POST', body }),
       invalidatesTags: ['Jobs'],
     }),
     getJob: build.query<Job, string>({ query: (jobId) => `jobs/${encodeURIComponent(jobId)}` }),
@@ -31,4 +36,4 @@ export const jobsApi = api.injectEndpoints({
   }),
 });
 
-export const { useStartMasteringMutation, useStartEnhanceMutation, useGetJobQuery, useProjectJobsQuery, useCancelJobMutation } = jobsApi;
+export const { useStartMasteringMutation, useStartEnhanceMutation, useStartVideoMutation, useGetJobQuery, useProjectJobsQuery, useCancelJobMutation } = jobsApi;

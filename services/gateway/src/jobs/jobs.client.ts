@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NatsRpcClient } from '@stemdeck/platform';
-import { CreateEnhanceJobBody, CreateMasteringJobBody, JobListReply, JobReply, JOBS_SUBJECTS, ObjectLocationReply, type Reply } from '@stemdeck/proto';
+import { CreateEnhanceJobBody, CreateMasteringJobBody, CreateVideoJobBody, JobListReply, JobReply, JOBS_SUBJECTS, ObjectLocationReply, type Reply } from '@stemdeck/proto';
 import type { ZodType } from 'zod';
 import { callService } from '../nats/service-call';
 import { withOutputUrls } from './job-url';
@@ -23,6 +23,10 @@ export class JobsClient {
 
   async createEnhance(ownerId: string, body: CreateEnhanceJobBody) {
     return withOutputUrls(await this.call(JOBS_SUBJECTS.createEnhance, { ownerId, ...body }, JobReply, CREATE_TIMEOUT_MS));
+  }
+
+  async createVideo(ownerId: string, body: CreateVideoJobBody) {
+    return withOutputUrls(await this.call(JOBS_SUBJECTS.createVideo, { ownerId, ...body }, JobReply, CREATE_TIMEOUT_MS));
   }
 
   async getJob(ownerId: string, jobId: string) {

@@ -1,13 +1,13 @@
-import { Body, Controller, Delete, Get, Head, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Head, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
-import { CreateEnhanceJobBody, CreateMasteringJobBody } from '@stemdeck/proto';
+import { CreateEnhanceJobBody, CreateMasteringJobBody, CreateVideoJobBody } from '@stemdeck/proto';
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { parseInput } from '../http-input';
 import { serveObject } from '../storage/serve-object';
 import { JobsClient } from './jobs.client';
 
-/** AI Mastering and enhancement jobs — owner-scoped in the jobs service (someone else's job or project is 404). */
+/** AI Mastering, enhancement and music-video jobs — owner-scoped in the jobs service (someone else's job or project is 404). */
 @Controller('api')
 @UseGuards(SignedInGuard)
 export class JobsController {
@@ -33,6 +33,16 @@ export class JobsController {
     return this.jobs.createEnhance(currentUser(req).id, parseInput(CreateEnhanceJobBody, body));
   }
 
+  /**
+   * Starts a music video of a project's song (prompt, duration full|chorus|custom, resolution); the configured
+   * provider renders it (the local renderer unless Runway is configured) and the job names which.
+   */
+  @Post('jobs/runway-video')
+  @HttpCode(202)
+  createVideo(@Req() req: Request, @Body() body: unknown) {
+    return this.jobs.createVideo(currentUser(req).id, parseInput(CreateVideoJobBody, body));
+  }
+
   @Get('jobs/:id')
   getJob(@Req() req: Request, @Param('id') id: string) {
     return this.jobs.getJob(currentUser(req).id, id);
@@ -44,10 +54,12 @@ export class JobsController {
     return this.jobs.cancelJob(currentUser(req).id, id);
   }
 
+  /** An output, played in the page (with Range for seeking), or saved under its download name with `?download=1`. */
   @Get('jobs/:id/outputs/:name')
   @Head('jobs/:id/outputs/:name')
-  async output(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Param('name') name: string) {
-    await serveObject(req, res, this.storage, await this.jobs.jobOutput(currentUser(req).id, id, name));
+  async output(@Req() req: Request, @Res() res: Response, @Param('id') id: string, @Param('name') name: string, @Query('download') download?: string) {
+    const location = await this.jobs.jobOutput(currentUser(req).id, id, name);
+    await serveObject(req, res, this.storage, location, { disposition: download === '1' ? 'attachment' : 'inline' });
   }
 
   /** The project's jobs, newest first. */

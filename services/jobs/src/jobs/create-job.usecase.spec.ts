@@ -4,9 +4,10 @@ import { FakeClock, SequentialIds } from '../testing/fake-clock';
 import { FakeEnhanceProvider } from '../testing/fake-enhance-provider';
 import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
 import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
+import { FakeVideoRenderer } from '../testing/fake-video-provider';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
 import { RecordingJobQueue } from '../testing/recording-publishers';
-import { CreateJobUseCase, PROJECT_NOT_FOUND, STEMS_NOT_READY, type NewJobCommand } from './create-job.usecase';
+import { CreateJobUseCase, NOT_ANALYSED, PROJECT_NOT_FOUND, STEMS_NOT_READY, type NewJobCommand } from './create-job.usecase';
 
 describe('CreateJobUseCase', () => {
   const parameters = { masterType: 'full-mix', style: 'warm', intensity: 2 } as const;
@@ -23,7 +24,7 @@ describe('CreateJobUseCase', () => {
     media = new FakeMediaProjects();
     jobs = new InMemoryJobs();
     queue = new RecordingJobQueue();
-    useCase = new CreateJobUseCase(media, jobs, queue, new FakeMasteringProvider(), new FakeEnhanceProvider(), new FakeClock(Date.UTC(2026, 0, 2)), new SequentialIds('job'));
+    useCase = new CreateJobUseCase(media, jobs, queue, new FakeMasteringProvider(), new FakeEnhanceProvider(), new FakeVideoRenderer(), new FakeClock(Date.UTC(2026, 0, 2)), new SequentialIds('job'));
   });
 
   it('stores a processing job for the owner\'s separated project and queues it by id', async () => {
@@ -70,5 +71,39 @@ describe('CreateJobUseCase', () => {
     queue.failure = new Error('no JetStream');
     await expect(useCase.execute('u1', { projectId: 'p1', type: 'enhance', parameters: enhance })).rejects.toThrow('no JetStream');
     expect(jobs.docs.get('job-1')).toMatchObject({ status: 'failed', error: 'The job could not be queued' });
+  });
+  describe('video', () => {
+    const video = (parameters: object, projectId = 'p1'): NewJobCommand => ({
+      projectId,
+      type: 'video',
+      parameters: { prompt: 'neon rain', duration: 'chorus', resolution: '720p', ...parameters } as never,
+    });
+
+    it('stores a video job named after the video provider and queues it', async () => {
+      media.add('u1', 'p1', fourStems('p1'));
+      const job = await useCase.execute('u1', video({}));
+      expect(job).toMatchObject({ id: 'job-1', type: 'video', provider: 'local', status: 'processing' });
+      expect(jobs.docs.get('job-1')).toMatchObject({ parameters: { prompt: 'neon rain', duration: 'chorus', resolution: '720p' } });
+      expect(queue.queued.map((queued) => queued.jobId)).toEqual(['job-1']);
+    });
+
+    it('answers 404 for a foreign project, 409 before the song is analysed or separated', async () => {
+      media.add('u2', 'p1', fourStems('p1'));
+      media.add('u1', 'raw', fourStems('raw'), { bpm: null });
+      media.add('u1', 'fresh');
+      await expect(useCase.execute('u1', video({}))).rejects.toEqual(new RpcFailure(404, PROJECT_NOT_FOUND));
+      await expect(useCase.execute('u1', video({}, 'raw'))).rejects.toEqual(new RpcFailure(409, NOT_ANALYSED));
+      await expect(useCase.execute('u1', video({}, 'fresh'))).rejects.toEqual(new RpcFailure(409, STEMS_NOT_READY));
+      expect(jobs.docs.size).toBe(0);
+    });
+
+    it('answers 400 naming the field for a custom span outside the song (3:20)', async () => {
+      media.add('u1', 'p1', fourStems('p1'), { durationSeconds: 200 });
+      const refused = (start: number, end: number) => useCase.execute('u1', video({ duration: 'custom', customStart: start, customEnd: end }));
+      await expect(refused(10, 201)).rejects.toEqual(new RpcFailure(400, 'parameters.customEnd: Must be within the song (3:20)'));
+      await expect(refused(200, 210)).rejects.toEqual(new RpcFailure(400, "parameters.customStart: Must be before the song's end (3:20)"));
+      expect(jobs.docs.size).toBe(0);
+      await expect(refused(190, 200)).resolves.toMatchObject({ type: 'video' });
+    });
   });
 });

@@ -1,3 +1,7 @@
+import { tmpdir } from 'node:os';
+import { JobScratch } from '../scratch/job-scratch';
+import { FakeVideoRenderer } from '../testing/fake-video-provider';
+import { VideoJobRunner } from './video-job.runner';
 import type { WorkItem } from '@stemdeck/platform';
 import { enhanceJobPrefix, type EnhanceParameters, type JobWorkMessage } from '@stemdeck/proto';
 import { FakeClock } from '../testing/fake-clock';
@@ -44,7 +48,7 @@ describe('RunJobUseCase: enhance jobs', () => {
     provider = new FakeEnhanceProvider();
     events = new RecordingJobEvents();
     cancel = new CancelJobUseCase(jobs, storage, events);
-    const runners = { mastering: new MasteringJobRunner(media, storage, new FakeMasteringProvider()), enhance: new EnhanceJobRunner(media, storage, provider) };
+    const runners = { mastering: new MasteringJobRunner(media, storage, new FakeMasteringProvider()), enhance: new EnhanceJobRunner(media, storage, provider), video: new VideoJobRunner(media, storage, new FakeVideoRenderer(), new JobScratch(tmpdir())) };
     // Every reading of the clock moves it 600 ms, so each progress report is past the store interval.
     useCase = new RunJobUseCase(jobs, storage, events, { JOBS_MAX_DELIVER: MAX_DELIVER }, new FakeClock(0, 600), runners);
     media.add('u1', 'p1', fourStems('p1'));

@@ -1,15 +1,16 @@
-import { enhanceJobPrefix, masterJobPrefix, type JobRecord } from '@stemdeck/proto';
+import { enhanceJobPrefix, masterJobPrefix, videoJobPrefix, type JobRecord } from '@stemdeck/proto';
 import type { JobDocument, JobOutputDocument } from './job.schema';
 
 /** An output as the service sends it: by name (no key), with its stem and figures when it has them. */
-const toOutputRecord = ({ name, stemType, before, after }: JobOutputDocument) => ({
+const toOutputRecord = ({ name, stemType, video, before, after }: JobOutputDocument) => ({
   name,
   ...(stemType ? { stemType } : {}),
+  ...(video ? { video } : {}),
   ...(before ? { before } : {}),
   ...(after ? { after } : {}),
 });
 
-/** A stored job as the service sends it: the result only once completed (a master's figures when it has them). */
+/** A stored job as the service sends it: the result only once completed (a master's figures, a video's facts, when it has them). */
 export const toJobRecord = (doc: JobDocument): JobRecord => ({
   id: doc._id,
   projectId: doc.projectId,
@@ -30,6 +31,8 @@ export const toJobRecord = (doc: JobDocument): JobRecord => ({
   createdAt: doc.createdAt.toISOString(),
 });
 
+const JOB_PREFIXES = { mastering: masterJobPrefix, enhance: enhanceJobPrefix, video: videoJobPrefix } as const;
+
 /** The folder of a job's objects (removed as one prefix when it fails or is cancelled). */
 export const jobObjectsPrefix = (job: Pick<JobDocument, '_id' | 'ownerId' | 'projectId' | 'type'>): string =>
-  (job.type === 'enhance' ? enhanceJobPrefix : masterJobPrefix)(job.ownerId, job.projectId, job._id);
+  JOB_PREFIXES[job.type](job.ownerId, job.projectId, job._id);

@@ -11,7 +11,7 @@ import { JOB_STORE, MEDIA_PROJECTS, type JobStore, type MediaProjects } from './
 export class JobQueries {
   constructor(
     @Inject(JOB_STORE) private readonly jobs: Pick<JobStore, 'findOwned' | 'listForProject'>,
-    @Inject(MEDIA_PROJECTS) private readonly media: Pick<MediaProjects, 'exists'>,
+    @Inject(MEDIA_PROJECTS) private readonly media: Pick<MediaProjects, 'exists' | 'project'>,
   ) {}
 
   async get(ownerId: string, jobId: string): Promise<JobRecord> {
@@ -26,11 +26,26 @@ export class JobQueries {
     return (await this.jobs.listForProject(ownerId, projectId)).map(toJobRecord);
   }
 
-  /** Where a completed job's output is, for the gateway to stream. */
+  /** Where a completed job's output is, for the gateway to stream; a video is saved under the song's name. */
   async output(ownerId: string, jobId: string, name: string): Promise<ObjectLocation> {
     const job = await this.jobs.findOwned(ownerId, jobId);
     const output = job?.status === 'completed' ? job.outputs.find((candidate) => candidate.name === name) : undefined;
     if (!output) throw new RpcFailure(404, 'Output not found');
-    return { objectKey: output.objectKey, contentType: output.contentType, fileName: output.name };
+    const song = job!.type === 'video' ? (await this.media.project(ownerId, job!.projectId))?.name : undefined;
+    return { objectKey: output.objectKey, contentType: output.contentType, fileName: song ? videoFileName(song) : output.name };
   }
+}
+
+/** Bytes a download's name may take (file systems allow 255; room is left for a browser's " (1)"). */
+const NAME_MAX_BYTES = 150;
+
+/** "<song> - video.mp4": the song's name without control or format characters (bidi overrides…) or path separators, cut at a whole character. */
+export function videoFileName(song: string): string {
+  const clean = song.replace(/[\p{Cc}\p{Cf}\/\\]/gu, ' ').replace(/\s+/g, ' ').trim() || 'Song';
+  let name = '';
+  for (const char of clean) {
+    if (Buffer.byteLength(name + char) > NAME_MAX_BYTES) break;
+    name += char;
+  }
+  return `${name.trim()} - video.mp4`;
 }

@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import type { EnhanceParameters, JobProvider, JobStatus, JobType, LoudnessFigures, MasteringParameters, StemType } from '@stemdeck/proto';
+import type { EnhanceParameters, JobProvider, JobStatus, JobType, LoudnessFigures, MasteringParameters, StemType, VideoFacts, VideoParameters } from '@stemdeck/proto';
 
 export const JOB_MODEL = 'Job';
 
@@ -9,6 +9,8 @@ export interface JobOutputDocument {
   objectKey: string;
   contentType: string;
   stemType?: StemType;
+  /** A video job's output: the video's facts. */
+  video?: VideoFacts;
   before?: LoudnessFigures;
   after?: LoudnessFigures;
 }
@@ -23,8 +25,8 @@ export interface JobDocument {
   /** 0–100. */
   progress: number;
   error: string | null;
-  /** As `type` says: a master's or an enhancement's. */
-  parameters: MasteringParameters | EnhanceParameters;
+  /** As `type` says: a master's, an enhancement's or a video's. */
+  parameters: MasteringParameters | EnhanceParameters | VideoParameters;
   outputs: JobOutputDocument[];
   before: LoudnessFigures | null;
   after: LoudnessFigures | null;
@@ -42,7 +44,7 @@ const LoudnessSchema = new Schema<LoudnessFigures>(
 );
 
 const OutputSchema = new Schema<JobOutputDocument>(
-  { name: String, objectKey: String, contentType: String, stemType: String, before: LoudnessSchema, after: LoudnessSchema },
+  { name: String, objectKey: String, contentType: String, stemType: String, video: { type: Schema.Types.Mixed, default: undefined }, before: LoudnessSchema, after: LoudnessSchema },
   { _id: false },
 );
 

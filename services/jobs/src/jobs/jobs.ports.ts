@@ -1,4 +1,5 @@
 import type { EnhanceParameters, JobEvent, JobProvider, JobWorkMessage, LoudnessFigures, MasteringStyle, StemType, StemVersion } from '@stemdeck/proto';
+import type { RenderedVideo, VideoLook, VideoRenderRequest } from '../video/video-renderer.port';
 import type { JobConfig } from './jobs-settings';
 import type { JobDocument, JobOutputDocument } from './job.schema';
 
@@ -50,9 +51,18 @@ export interface EnhancedStemObject {
   objectKey: string;
 }
 
+/** What a video job reads of a project: its name (the download's), its analysed length and tempo (null until analysed). */
+export interface ProjectFacts {
+  name: string;
+  durationSeconds: number;
+  bpm: number | null;
+}
+
 /** What jobs read of a project, asked of the media service (owner-scoped there: a foreign project is absent). */
 export interface MediaProjects {
   exists(ownerId: string, projectId: string): Promise<boolean>;
+  /** The project's facts; null when it is not the owner's (or gone). */
+  project(ownerId: string, projectId: string): Promise<ProjectFacts | null>;
   /**
    * The project's active stems (none before its first separation has finished), each with the object of
    * `version`'s audio, or of the version the mixer plays when absent.
@@ -138,6 +148,18 @@ export interface EnhanceProvider {
   enhanceStem(request: EnhanceStemRequest): Promise<EnhancedFile>;
 }
 export const ENHANCE_PROVIDER = Symbol('EnhanceProvider');
+
+/**
+ * Who renders a music video: the local renderer (render/), or a cloud provider whose clip is fitted to the
+ * song (Runway); both answer an H.264/AAC MP4 of the chosen span with the song as its soundtrack.
+ */
+export interface VideoProvider {
+  readonly name: JobProvider;
+  render(request: VideoRenderRequest): Promise<ProvidedVideo>;
+}
+/** A rendered video: the local renderer's look, or a cloud provider's generated clip length (looped over the span). */
+export type ProvidedVideo = Omit<RenderedVideo, 'look'> & { look?: VideoLook; clipSeconds?: number };
+export const VIDEO_PROVIDER = Symbol('VideoProvider');
 
 /** The owner's job event subject; the gateway relays it to their sockets. */
 export interface JobEvents {

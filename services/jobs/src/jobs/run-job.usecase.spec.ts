@@ -1,3 +1,7 @@
+import { tmpdir } from 'node:os';
+import { JobScratch } from '../scratch/job-scratch';
+import { FakeVideoRenderer } from '../testing/fake-video-provider';
+import { VideoJobRunner } from './video-job.runner';
 import type { WorkItem } from '@stemdeck/platform';
 import { masterKey, type JobWorkMessage } from '@stemdeck/proto';
 import { FakeClock } from '../testing/fake-clock';
@@ -40,7 +44,7 @@ describe('RunJobUseCase: mastering jobs', () => {
     provider = new FakeMasteringProvider();
     events = new RecordingJobEvents();
     // Every reading of the clock moves it 600 ms, so each progress report is past the store interval.
-    const runners = { mastering: new MasteringJobRunner(media, storage, provider), enhance: new EnhanceJobRunner(media, storage, new FakeEnhanceProvider()) };
+    const runners = { mastering: new MasteringJobRunner(media, storage, provider), enhance: new EnhanceJobRunner(media, storage, new FakeEnhanceProvider()), video: new VideoJobRunner(media, storage, new FakeVideoRenderer(), new JobScratch(tmpdir())) };
     useCase = new RunJobUseCase(jobs, storage, events, { JOBS_MAX_DELIVER: MAX_DELIVER }, new FakeClock(0, 600), runners);
     media.add('u1', 'p1', fourStems('p1', { vocals: { volume: -3.5 }, other: { muted: true } }));
     await jobs.create({

@@ -11,7 +11,7 @@ import {
   type StemAudioRequest,
   type StemVersion,
 } from '@stemdeck/proto';
-import type { EnhancedStemObject, MediaProjects, ProjectStem } from '../jobs/jobs.ports';
+import type { EnhancedStemObject, MediaProjects, ProjectFacts, ProjectStem } from '../jobs/jobs.ports';
 
 const MEDIA_TIMEOUT_MS = 10_000;
 
@@ -23,6 +23,12 @@ export class MediaProjectsAdapter implements MediaProjects {
   async exists(ownerId: string, projectId: string): Promise<boolean> {
     const reply = await this.rpc.request(MEDIA_SUBJECTS.getProject, { ownerId, projectId }, ProjectReply, MEDIA_TIMEOUT_MS);
     return valueOrNull(reply, MEDIA_SUBJECTS.getProject) !== null;
+  }
+
+  async project(ownerId: string, projectId: string): Promise<ProjectFacts | null> {
+    const reply = await this.rpc.request(MEDIA_SUBJECTS.getProject, { ownerId, projectId }, ProjectReply, MEDIA_TIMEOUT_MS);
+    const project = valueOrNull(reply, MEDIA_SUBJECTS.getProject);
+    return project && { name: project.name, durationSeconds: project.duration, bpm: project.bpm };
   }
 
   async activeStems(ownerId: string, projectId: string, version?: StemVersion): Promise<ProjectStem[]> {

@@ -1,4 +1,6 @@
-import type { EnhanceProvider, MasteringProvider } from '../jobs/jobs.ports';
+import type { EnhanceProvider, MasteringProvider, VideoProvider } from '../jobs/jobs.ports';
+import type { VideoRenderer } from '../video/video-renderer.port';
+import { LocalVideoProvider, localChorus } from '../video/local-video.provider';
 import type { JobScratch } from '../scratch/job-scratch';
 import { CloudMasteringProvider } from './cloud-mastering.provider';
 import { dolbyCloudMaster } from './dolby-cloud-master';
@@ -6,11 +8,15 @@ import { DolbyEnhanceProvider } from './dolby-enhance.provider';
 import { DOLBY_DEFAULTS, DolbyMediaClient } from './dolby-media.client';
 import { LandrMasteringClient } from './landr-mastering.client';
 import { chooseProviders, type ProviderSettings } from './provider-choice';
+import { RUNWAY_DEFAULTS, RunwayVideoClient } from './runway-video.client';
+import { RunwayVideoProvider } from './runway-video.provider';
 
 /** What the configured providers are built from: the choice's settings plus where the cloud services are. */
 export interface ProviderEnvironment extends ProviderSettings {
   DOLBY_API_URL: string;
   DOLBY_AUTH_URL: string;
+  RUNWAY_API_URL: string;
+  RUNWAY_MODEL: string;
 }
 
 /** The same polling and retry rules for both cloud services (their documented jobs take minutes). */
@@ -52,4 +58,20 @@ export function configuredMasteringProvider(settings: ProviderEnvironment, scrat
 /** The enhance provider the configuration enables. */
 export function configuredEnhanceProvider(settings: ProviderEnvironment, scratch: JobScratch, local: EnhanceProvider): EnhanceProvider {
   return choice(settings).enhance === 'dolby' ? new DolbyEnhanceProvider(dolbyClient(settings), scratch) : local;
+}
+
+/** The video provider the configuration enables: Runway (its clip fitted to the song) by its key, else the local renderer. */
+export function configuredVideoProvider(settings: ProviderEnvironment, renderer: VideoRenderer): VideoProvider {
+  if (choice(settings).video !== 'runway') return new LocalVideoProvider(renderer);
+  const client = new RunwayVideoClient({
+    apiKey: settings.RUNWAY_API_KEY ?? '',
+    baseUrl: settings.RUNWAY_API_URL,
+    model: settings.RUNWAY_MODEL,
+    clipSeconds: RUNWAY_DEFAULTS.clipSeconds,
+    timeoutMs: RUNWAY_DEFAULTS.timeoutMs,
+    pollMs: RUNWAY_DEFAULTS.pollMs,
+    maxPollMs: RUNWAY_DEFAULTS.maxPollMs,
+    retries: RUNWAY_DEFAULTS.retries,
+  });
+  return new RunwayVideoProvider(client, localChorus);
 }

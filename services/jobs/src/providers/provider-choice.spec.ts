@@ -7,21 +7,27 @@ const LANDR = { LANDR_API_KEY: 'landr-key', LANDR_API_URL: 'https://partner.exam
 
 describe('chooseProviders', () => {
   it('uses our own engines when no cloud credential is configured', () => {
-    expect(chooseProviders({})).toEqual({ ok: true, mastering: 'local', enhance: 'local' });
+    expect(chooseProviders({})).toEqual({ ok: true, mastering: 'local', enhance: 'local', video: 'local' });
   });
 
   it('enables Dolby.io for both kinds by its key and secret', () => {
-    expect(chooseProviders(DOLBY)).toEqual({ ok: true, mastering: 'dolby', enhance: 'dolby' });
+    expect(chooseProviders(DOLBY)).toEqual({ ok: true, mastering: 'dolby', enhance: 'dolby', video: 'local' });
   });
 
   it('masters with LANDR when its key and endpoint are set, enhancing with Dolby.io when that is configured too', () => {
-    expect(chooseProviders(LANDR)).toEqual({ ok: true, mastering: 'landr', enhance: 'local' });
-    expect(chooseProviders({ ...LANDR, ...DOLBY })).toEqual({ ok: true, mastering: 'landr', enhance: 'dolby' });
+    expect(chooseProviders(LANDR)).toEqual({ ok: true, mastering: 'landr', enhance: 'local', video: 'local' });
+    expect(chooseProviders({ ...LANDR, ...DOLBY })).toEqual({ ok: true, mastering: 'landr', enhance: 'dolby', video: 'local' });
   });
 
   it('follows an explicit choice, local included while keys are present', () => {
-    expect(chooseProviders({ ...LANDR, ...DOLBY, JOBS_MASTERING_PROVIDER: 'dolby', JOBS_ENHANCE_PROVIDER: 'local' })).toEqual({ ok: true, mastering: 'dolby', enhance: 'local' });
-    expect(chooseProviders({ ...DOLBY, JOBS_MASTERING_PROVIDER: 'local' })).toEqual({ ok: true, mastering: 'local', enhance: 'dolby' });
+    expect(chooseProviders({ ...LANDR, ...DOLBY, JOBS_MASTERING_PROVIDER: 'dolby', JOBS_ENHANCE_PROVIDER: 'local' })).toEqual({ ok: true, mastering: 'dolby', enhance: 'local', video: 'local' });
+    expect(chooseProviders({ ...DOLBY, JOBS_MASTERING_PROVIDER: 'local' })).toEqual({ ok: true, mastering: 'local', enhance: 'dolby', video: 'local' });
+  });
+
+  it('renders videos with Runway when its key is set, locally otherwise or when picked', () => {
+    expect(chooseProviders({ RUNWAY_API_KEY: 'rw' })).toEqual({ ok: true, mastering: 'local', enhance: 'local', video: 'runway' });
+    expect(chooseProviders({ RUNWAY_API_KEY: 'rw', JOBS_VIDEO_PROVIDER: 'local' })).toEqual({ ok: true, mastering: 'local', enhance: 'local', video: 'local' });
+    expect(chooseProviders({ JOBS_VIDEO_PROVIDER: 'runway' })).toEqual({ ok: false, problems: ['JOBS_VIDEO_PROVIDER=runway needs RUNWAY_API_KEY'] });
   });
 
   it('names what is missing: half a Dolby credential, a LANDR key without its endpoint, a provider picked without credentials', () => {
@@ -43,7 +49,7 @@ describe('loadJobsConfig', () => {
     expect(config.DOLBY_APP_KEY).toBeUndefined();
     expect(config.DOLBY_API_URL).toBe('https://api.dolby.com');
     expect(config.DOLBY_AUTH_URL).toBe('https://api.dolby.io');
-    expect(chooseProviders(config)).toEqual({ ok: true, mastering: 'local', enhance: 'local' });
+    expect(chooseProviders(config)).toEqual({ ok: true, mastering: 'local', enhance: 'local', video: 'local' });
   });
 
   it('stops the boot on a provider problem, named like every other configuration error', () => {

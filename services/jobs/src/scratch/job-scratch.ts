@@ -3,8 +3,8 @@ import { ScratchFolders, processAlive, type ScratchFolder } from '@stemdeck/plat
 export { processAlive, type ScratchFolder };
 
 /** The kinds of scratch folder the jobs service makes (a provider's name or the local engine's pass). */
-export type ScratchKind = 'master' | 'enhance' | 'landr' | 'dolby';
-const KINDS: readonly ScratchKind[] = ['master', 'enhance', 'landr', 'dolby'];
+export type ScratchKind = 'master' | 'enhance' | 'landr' | 'dolby' | 'video';
+const KINDS: readonly ScratchKind[] = ['master', 'enhance', 'landr', 'dolby', 'video'];
 
 /**
  * Scratch folders for the jobs' intermediate files under JOBS_WORK_DIR, one per job, `<kind>-<pid>-XXXXXX`

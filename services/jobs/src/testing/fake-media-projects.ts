@@ -1,5 +1,5 @@
 import type { StemVersion } from '@stemdeck/proto';
-import type { EnhancedStemObject, MediaProjects, ProjectStem } from '../jobs/jobs.ports';
+import type { EnhancedStemObject, MediaProjects, ProjectFacts, ProjectStem } from '../jobs/jobs.ports';
 
 export interface AttachCall {
   ownerId: string;
@@ -15,13 +15,16 @@ export interface AttachCall {
 export class FakeMediaProjects implements MediaProjects {
   private readonly projects = new Map<string, ProjectStem[]>();
   private readonly enhanced = new Map<string, string>();
+  private readonly facts = new Map<string, ProjectFacts>();
   readonly versionsAsked: Array<StemVersion | undefined> = [];
   readonly attached: AttachCall[] = [];
   /** Called as media is asked to attach (a test can cancel the job or delete the project there). */
   onAttach?: (call: AttachCall) => Promise<void> | void;
 
-  add(ownerId: string, projectId: string, stems: ProjectStem[] = []): void {
+  /** `facts`: the project's name, analysed length and tempo (a 3-minute song at 120 BPM unless given). */
+  add(ownerId: string, projectId: string, stems: ProjectStem[] = [], facts: Partial<ProjectFacts> = {}): void {
     this.projects.set(`${ownerId}/${projectId}`, stems);
+    this.facts.set(`${ownerId}/${projectId}`, { name: 'Song', durationSeconds: 180, bpm: 120, ...facts });
   }
 
   remove(ownerId: string, projectId: string): void {
@@ -30,6 +33,10 @@ export class FakeMediaProjects implements MediaProjects {
 
   async exists(ownerId: string, projectId: string): Promise<boolean> {
     return this.projects.has(`${ownerId}/${projectId}`);
+  }
+
+  async project(ownerId: string, projectId: string): Promise<ProjectFacts | null> {
+    return this.projects.has(`${ownerId}/${projectId}`) ? (this.facts.get(`${ownerId}/${projectId}`) ?? null) : null;
   }
 
   async activeStems(ownerId: string, projectId: string, version?: StemVersion): Promise<ProjectStem[]> {
