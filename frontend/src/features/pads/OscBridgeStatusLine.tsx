@@ -1,6 +1,6 @@
 import { Button, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { controlOutputs } from '../../instruments/controlOutputs';
-import type { OscBridgeStatus } from '../../instruments/oscBridgeClient';
+import type { OscBridgeClient, OscBridgeStatus } from '../../instruments/oscBridgeClient';
 import { OSC_BRIDGE_HELP_PATH } from './OscBridgeHelpPage';
 
 /** The bridge's states in plain words (the performance pads and the sync panel's TouchDesigner card). */
@@ -22,8 +22,16 @@ export function OscBridgeHelpLink() {
 }
 
 /** The bridge's state in plain words, with what the person can do about it. */
-export function OscBridgeStatusLine({ bridge, testId = 'osc-status' }: { bridge: OscBridgeStatus; testId?: string }) {
-  const osc = controlOutputs.osc;
+export function OscBridgeStatusLine({
+  bridge,
+  testId = 'osc-status',
+  osc = controlOutputs.osc,
+}: {
+  bridge: OscBridgeStatus;
+  testId?: string;
+  /** The bridge client the buttons act on (the studio's default route unless a test passes its own). */
+  osc?: OscBridgeClient;
+}) {
   const help = <OscBridgeHelpLink />;
   return (
     <Stack gap="1">
