@@ -1,0 +1,172 @@
+import { barIndexExpression, flashExpression, type BeatGridSpan, type FlashShape } from './beat-flash';
+import type { VideoMode, VideoMotion, VideoPalette } from './look';
+
+/**
+ * The ffmpeg filter graph of a music video. Cheap by construction, so a 2-core machine renders 1080p faster than
+ * real time: the picture is drawn at half the output's height or less (a 3-colour gradient background drawn at a
+ * quarter of that and scaled up, the audio-reactive layer over it, the hue shift and the beat flash), then scaled
+ * to the output size once (bilinear) for the encoder. x264 takes most of the time; see ENCODER_PRESETS.
+ */
+
+interface PaletteColours {
+  /** Background gradient colours. */
+  background: [string, string, string];
+  /** Layer colours (waveform, bars, scope), first and second channel. */
+  layer: [string, string];
+  /** showspectrum's colour scheme for the palette. */
+  spectrum: string;
+}
+
+const PALETTES: Record<VideoPalette, PaletteColours> = {
+  neon: { background: ['0x0a0018', '0x3a0068', '0x00284a'], layer: ['0x00fff0', '0xff2bd6'], spectrum: 'plasma' },
+  ocean: { background: ['0x00081e', '0x003a6a', '0x005a60'], layer: ['0x7fdcff', '0x3af0c8'], spectrum: 'cool' },
+  sunset: { background: ['0x200400', '0x7a1f00', '0x3a0030'], layer: ['0xffb000', '0xff4a10'], spectrum: 'fire' },
+  forest: { background: ['0x020f06', '0x0b3d1c', '0x1f3a08'], layer: ['0x9cff6a', '0xe4ff9a'], spectrum: 'green' },
+  mono: { background: ['0x000000', '0x262626', '0x101010'], layer: ['0xffffff', '0xb0b0b0'], spectrum: 'intensity' },
+  pastel: { background: ['0x2a1838', '0x5a3060', '0x20405a'], layer: ['0xffd1f0', '0xa8e6ff'], spectrum: 'fruit' },
+};
+
+interface MotionSpec {
+  /** gradients' rotation speed (its unit: a fraction of a turn per frame, roughly). */
+  backgroundSpeed: number;
+  flash: FlashShape;
+  /**
+   * Palette shifts on bar lines: the hue turns by this many degrees × sin(bar × 90°) (0, +, 0, −: each bar line
+   * changes the colour and the palette stays recognisable), and drifts by this many degrees × sin(2π t / 32 s).
+   */
+  hueBarSwing: number;
+  hueDrift: number;
+}
+
+const MOTIONS: Record<VideoMotion, MotionSpec> = {
+  calm: { backgroundSpeed: 0.004, flash: { beat: 0.1, downbeatExtra: 0.06, decayFrames: 4 }, hueBarSwing: 0, hueDrift: 0 },
+  drift: { backgroundSpeed: 0.012, flash: { beat: 0.12, downbeatExtra: 0.08, decayFrames: 3 }, hueBarSwing: 0, hueDrift: 25 },
+  pulse: { backgroundSpeed: 0.025, flash: { beat: 0.16, downbeatExtra: 0.1, decayFrames: 2 }, hueBarSwing: 25, hueDrift: 0 },
+  strobe: { backgroundSpeed: 0.05, flash: { beat: 0.22, downbeatExtra: 0.18, decayFrames: 1 }, hueBarSwing: 45, hueDrift: 0 },
+};
+
+/**
+ * libx264 preset by output size, the fastest that still compresses well enough at CRF 21: measured on the 2-core
+ * machine (CPU seconds for 30 s of 1080p: ultrafast 20, superfast 29, veryfast 44), so 1080p gets superfast (about
+ * 15 s of wall time for 30 s of video, room for a busy machine) and 720p veryfast (2.25 times fewer pixels).
+ */
+export function encoderPreset(width: number, height: number): string {
+  const pixels = width * height;
+  if (pixels <= 1280 * 720) return 'veryfast';
+  if (pixels <= 1920 * 1080) return 'superfast';
+  return 'ultrafast';
+}
+
+export interface GraphOptions {
+  stemCount: number;
+  width: number;
+  height: number;
+  fps: number;
+  /** Exactly how long the output is. */
+  durationSeconds: number;
+  grid: BeatGridSpan;
+  palette: VideoPalette;
+  mode: VideoMode;
+  motion: VideoMotion;
+  /** gradients' seed (the prompt's hash), so the background is the same on every render of the prompt. */
+  seed: number;
+}
+
+/** The size the picture is drawn at: half the output's height, at most 720 lines, even sizes. */
+export function drawingSize(width: number, height: number): { width: number; height: number } {
+  const drawHeight = Math.min(720, Math.round(height / 2 / 2) * 2);
+  return { width: Math.round((width * drawHeight) / height / 2) * 2, height: drawHeight };
+}
+
+/**
+ * The filter graph: inputs 0..stemCount−1 are the stems (already trimmed to the span by -ss/-t); outputs [v] (the
+ * picture, exactly the span's frames) and [a] (the mix at 48 kHz stereo, exactly the span's length).
+ */
+export function filterGraph(options: GraphOptions, stemGainsDb: readonly number[]): string {
+  const { fps, durationSeconds } = options;
+  const draw = drawingSize(options.width, options.height);
+  const colours = PALETTES[options.palette];
+  const motion = MOTIONS[options.motion];
+  const frames = Math.round(durationSeconds * fps);
+  const parts: string[] = [];
+
+  parts.push(mixFilter(options.stemCount, stemGainsDb, { sampleRate: 48000, layout: 'stereo', durationSeconds }));
+  parts.push('[mix]asplit=2[a][vis]');
+  parts.push(`[vis]${layerFilter(options.mode, draw, fps, colours)}[layer]`);
+
+  // The gradient is smooth: drawn at a quarter of the drawing size and scaled up, it looks the same at 1/16 the cost.
+  const [c0, c1, c2] = colours.background;
+  const bgW = Math.max(16, Math.round(draw.width / 4));
+  const bgH = Math.max(16, Math.round(draw.height / 4));
+  parts.push(
+    `gradients=s=${bgW}x${bgH}:r=${fps}:d=${durationSeconds}:n=3:c0=${c0}:c1=${c1}:c2=${c2}:` +
+      `x0=0:y0=0:x1=${bgW - 1}:y1=${bgH - 1}:speed=${motion.backgroundSpeed}:seed=${options.seed},` +
+      `scale=${draw.width}:${draw.height}:flags=bilinear,format=yuv420p[bg]`,
+  );
+  const hueTerms = [
+    motion.hueBarSwing ? `${motion.hueBarSwing}*sin(${barIndexExpression(options.grid)}*PI/2)` : '',
+    motion.hueDrift ? `${motion.hueDrift}*sin(2*PI*n/${fps * 32})` : '',
+  ].filter(Boolean);
+  const hue = hueTerms.length ? `,hue=h='${hueTerms.join('+')}'` : '';
+  parts.push(
+    `[bg][layer]overlay=x=(W-w)/2:y=(H-h)/2:format=yuv420:eof_action=repeat${hue},` +
+      `eq=brightness='${flashExpression(options.grid, motion.flash)}':eval=frame,` +
+      `scale=${options.width}:${options.height}:flags=bilinear,setsar=1,format=yuv420p,trim=end_frame=${frames}[v]`,
+  );
+  return parts.join(';');
+}
+
+/**
+ * The stems summed at their gains into [mix]: each stem → float at the rate and layout → its gain → amix with
+ * normalize=0 (a plain sum, as the studio's mixer plays it). With a length, padded with silence and cut to it
+ * exactly; with no stems, that much silence.
+ */
+export function mixFilter(
+  stemCount: number,
+  stemGainsDb: readonly number[],
+  output: { sampleRate: number; layout: 'stereo' | 'mono'; durationSeconds?: number },
+): string {
+  const { sampleRate, layout, durationSeconds } = output;
+  const cut = durationSeconds !== undefined ? `,apad=whole_dur=${durationSeconds},atrim=end=${durationSeconds}` : '';
+  if (stemCount === 0) return `anullsrc=r=${sampleRate}:cl=${layout}${durationSeconds !== undefined ? `,atrim=end=${durationSeconds}` : ''}[mix]`;
+  const parts: string[] = [];
+  for (let i = 0; i < stemCount; i++) {
+    const gain = stemGainsDb[i] ?? 0;
+    if (!Number.isFinite(gain)) throw new TypeError('A stem gain must be a finite number of dB');
+    parts.push(`[${i}:a:0]aresample=${sampleRate},aformat=sample_fmts=fltp:channel_layouts=stereo,volume=${gain}dB[s${i}]`);
+  }
+  const inputs = Array.from({ length: stemCount }, (_, i) => `[s${i}]`).join('');
+  parts.push(
+    `${inputs}amix=inputs=${stemCount}:normalize=0:duration=longest:dropout_transition=0,` +
+      `aformat=channel_layouts=${layout}${cut}[mix]`,
+  );
+  return parts.join(';');
+}
+
+/** The audio-reactive layer, drawn with transparency over the background. */
+function layerFilter(mode: VideoMode, draw: { width: number; height: number }, fps: number, colours: PaletteColours): string {
+  const size = `${draw.width}x${draw.height}`;
+  const [first, second] = colours.layer;
+  switch (mode) {
+    case 'waves':
+      return `showwaves=s=${size}:r=${fps}:mode=cline:scale=sqrt:draw=full:colors=${first}|${second},format=rgba`;
+    case 'bars':
+      return (
+        `showfreqs=s=${size}:rate=${fps}:mode=bar:fscale=log:ascale=sqrt:win_size=2048:averaging=2:` +
+        `cmode=combined:colors=${first}|${second},format=rgba`
+      );
+    case 'spectrum':
+      // A scrolling spectrogram; its black (silence) made transparent so the background shows through.
+      return (
+        `showspectrum=s=${size}:slide=scroll:mode=combined:fscale=log:color=${colours.spectrum}:scale=cbrt:fps=${fps}:legend=0,` +
+        `fps=${fps},format=rgba,colorkey=black:0.08:0.2`
+      );
+    case 'scope': {
+      const side = draw.height;
+      // The trace in the palette's first colour (avectorscope's per-channel contrast), fading over a few frames.
+      const rgb = Number.parseInt(first.slice(2), 16);
+      const contrast = `rc=${(rgb >> 16) & 255}:gc=${(rgb >> 8) & 255}:bc=${rgb & 255}:rf=25:gf=25:bf=25`;
+      return `avectorscope=s=${side}x${side}:r=${fps}:draw=line:scale=sqrt:zoom=1.5:mode=lissajous:${contrast},format=rgba`;
+    }
+  }
+}
