@@ -30,7 +30,10 @@ function setup() {
 
 const card = (testId: string) => within(screen.getByTestId(testId));
 const text = (testId: string) => screen.getByTestId(testId).textContent;
-const rows = () => screen.queryAllByTestId('osc-message').map((row) => [...row.children].map((cell) => cell.textContent));
+const rows = () =>
+  screen.queryAllByTestId('osc-message').map((row) =>
+    ['osc-message-time', 'osc-message-route', 'osc-message-address', 'osc-message-args'].map((cell) => within(row).getByTestId(cell).textContent),
+  );
 
 beforeEach(() => {
   localStorage.clear();

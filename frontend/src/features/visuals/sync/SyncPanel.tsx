@@ -200,10 +200,10 @@ function OscMessageList({ outputs, general, resolume }: { outputs: ControlOutput
       ) : (
         <Stack as="ol" gap="0" borderWidth="1px" rounded="md" fontFamily="mono" fontSize="xs" data-testid="osc-message-list" aria-label="OSC messages sent">
           {messages.map((message) => (
-            <HStack
+            <Stack
               as="li"
               key={message.seq}
-              gap="3"
+              gap="0"
               px="2"
               py="1"
               borderBottomWidth="1px"
@@ -212,17 +212,21 @@ function OscMessageList({ outputs, general, resolume }: { outputs: ControlOutput
               data-route={message.route}
               data-address={message.address}
             >
-              <Text color="fg.muted" flexShrink={0}>
-                {clockTime(message.at)}
-              </Text>
-              <Text color={message.route === 'resolume' ? 'cyan.300' : 'purple.300'} w="24" flexShrink={0}>
-                {ROUTE_NAMES[message.route]}
-              </Text>
-              <Text flex="1" minW="0" truncate>
-                {message.address}
-              </Text>
-              <Text flexShrink={0}>{argumentsText(message)}</Text>
-            </HStack>
+              <HStack justify="space-between" align="baseline" gap="3" wrap="wrap">
+                <Text wordBreak="break-all" data-testid="osc-message-address">
+                  {message.address}
+                </Text>
+                <Text data-testid="osc-message-args">{argumentsText(message)}</Text>
+              </HStack>
+              <HStack gap="3">
+                <Text color="fg.muted" data-testid="osc-message-time">
+                  {clockTime(message.at)}
+                </Text>
+                <Text color={message.route === 'resolume' ? 'cyan.300' : 'purple.300'} data-testid="osc-message-route">
+                  {ROUTE_NAMES[message.route]}
+                </Text>
+              </HStack>
+            </Stack>
           ))}
         </Stack>
       )}
