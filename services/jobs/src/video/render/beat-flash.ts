@@ -33,7 +33,7 @@ export function beatFrames(grid: BeatGridSpan, frameCount: number): BeatFrame[] 
   const { framesPerBeat, offset } = gridInFrames(grid);
   const beats: BeatFrame[] = [];
   for (let beat = Math.max(0, Math.ceil(offset / framesPerBeat - 1)); ; beat++) {
-    const frame = Math.ceil(beat * framesPerBeat - offset);
+    const frame = Math.ceil(beat * framesPerBeat - offset) + 0; // + 0: never −0
     if (frame >= frameCount) break;
     if (frame >= 0) beats.push({ beat, frame, downbeat: beat % grid.beatsPerBar === 0 });
   }

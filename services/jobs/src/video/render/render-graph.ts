@@ -13,17 +13,15 @@ interface PaletteColours {
   background: [string, string, string];
   /** Layer colours (waveform, bars, scope), first and second channel. */
   layer: [string, string];
-  /** showspectrum's colour scheme for the palette. */
-  spectrum: string;
 }
 
 const PALETTES: Record<VideoPalette, PaletteColours> = {
-  neon: { background: ['0x0a0018', '0x3a0068', '0x00284a'], layer: ['0x00fff0', '0xff2bd6'], spectrum: 'plasma' },
-  ocean: { background: ['0x00081e', '0x003a6a', '0x005a60'], layer: ['0x7fdcff', '0x3af0c8'], spectrum: 'cool' },
-  sunset: { background: ['0x200400', '0x7a1f00', '0x3a0030'], layer: ['0xffb000', '0xff4a10'], spectrum: 'fire' },
-  forest: { background: ['0x020f06', '0x0b3d1c', '0x1f3a08'], layer: ['0x9cff6a', '0xe4ff9a'], spectrum: 'green' },
-  mono: { background: ['0x000000', '0x262626', '0x101010'], layer: ['0xffffff', '0xb0b0b0'], spectrum: 'intensity' },
-  pastel: { background: ['0x2a1838', '0x5a3060', '0x20405a'], layer: ['0xffd1f0', '0xa8e6ff'], spectrum: 'fruit' },
+  neon: { background: ['0x0a0018', '0x3a0068', '0x00284a'], layer: ['0x00fff0', '0xff2bd6'] },
+  ocean: { background: ['0x00081e', '0x003a6a', '0x005a60'], layer: ['0x7fdcff', '0x3af0c8'] },
+  sunset: { background: ['0x200400', '0x7a1f00', '0x3a0030'], layer: ['0xffb000', '0xff4a10'] },
+  forest: { background: ['0x020f06', '0x0b3d1c', '0x1f3a08'], layer: ['0x9cff6a', '0xe4ff9a'] },
+  mono: { background: ['0x000000', '0x262626', '0x101010'], layer: ['0xffffff', '0xb0b0b0'] },
+  pastel: { background: ['0x2a1838', '0x5a3060', '0x20405a'], layer: ['0xffd1f0', '0xa8e6ff'] },
 };
 
 interface MotionSpec {
@@ -155,18 +153,24 @@ function layerFilter(mode: VideoMode, draw: { width: number; height: number }, f
         `showfreqs=s=${size}:rate=${fps}:mode=bar:fscale=log:ascale=sqrt:win_size=2048:averaging=2:` +
         `cmode=combined:colors=${first}|${second},format=rgba`
       );
-    case 'spectrum':
-      // A scrolling spectrogram; its black (silence) made transparent so the background shows through.
-      return (
-        `showspectrum=s=${size}:slide=scroll:mode=combined:fscale=log:color=${colours.spectrum}:scale=cbrt:fps=${fps}:legend=0,` +
-        `fps=${fps},format=rgba,colorkey=black:0.08:0.2`
-      );
+    case 'spectrum': {
+      // showcqt: a piano-scale spectrum over its scrolling sonogram (showspectrum's vertical scroll costs a CPU
+      // second per second of audio; this a twentieth of it), its black made transparent over the background.
+      const scheme = [first, second].flatMap((colour) => rgbOf(colour).map((channel) => (channel / 255).toFixed(2))).join('|');
+      return `showcqt=s=${size}:r=${fps}:count=2:axis=0:cscheme=${scheme},format=rgba,colorkey=black:0.08:0.2`;
+    }
     case 'scope': {
       const side = draw.height;
       // The trace in the palette's first colour (avectorscope's per-channel contrast), fading over a few frames.
-      const rgb = Number.parseInt(first.slice(2), 16);
-      const contrast = `rc=${(rgb >> 16) & 255}:gc=${(rgb >> 8) & 255}:bc=${rgb & 255}:rf=25:gf=25:bf=25`;
+      const [red, green, blue] = rgbOf(first);
+      const contrast = `rc=${red}:gc=${green}:bc=${blue}:rf=25:gf=25:bf=25`;
       return `avectorscope=s=${side}x${side}:r=${fps}:draw=line:scale=sqrt:zoom=1.5:mode=lissajous:${contrast},format=rgba`;
     }
   }
+}
+
+/** '0xRRGGBB' → [r, g, b] (0–255). */
+function rgbOf(colour: string): [number, number, number] {
+  const rgb = Number.parseInt(colour.slice(2), 16);
+  return [(rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255];
 }
