@@ -10,6 +10,9 @@ import { StudioHomePage } from '../features/studio-home/StudioHomePage';
 import { StudioScreen } from '../features/studio/StudioScreen';
 import { LoadingScreen } from '../ui/LoadingScreen';
 
+/** The visualizer's output window: its own chunk (the renderers), no sign-in (it shows only what the studio tab streams to it). */
+const OutputPage = lazy(() => import('../features/visuals/output/OutputPage').then((m) => ({ default: m.OutputPage })));
+
 /** /music brings the instruments (Tone.js): its own chunk, loaded when visited. */
 const MusicPage = lazy(() => import('../features/music/MusicPage').then((m) => ({ default: m.MusicPage })));
 
@@ -54,7 +57,8 @@ function SharedLink() {
 
 /**
  * The routes: the landing page, the studio (/app, /create, /studio), /music open to everyone, the OSC bridge
- * help, collaboration, a shared project's public player (/s/:token, signed out too), and not found.
+ * help, collaboration, a shared project's public player (/s/:token, signed out too), the visualizer's output
+ * window (/output, no sign-in: it draws what the studio tab of the same browser streams to it), and not found.
  */
 export function App() {
   return (
@@ -68,6 +72,14 @@ export function App() {
         element={
           <Suspense fallback={<LoadingScreen />}>
             <MusicPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="/output"
+        element={
+          <Suspense fallback={null}>
+            <OutputPage />
           </Suspense>
         }
       />

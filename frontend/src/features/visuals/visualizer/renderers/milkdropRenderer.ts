@@ -8,6 +8,15 @@ const BUTTERCHURN_SAMPLES = 1024;
 /** A new preset every this many beats, blended over PRESET_BLEND_S. */
 const BEATS_PER_PRESET = 32;
 const PRESET_BLEND_S = 2.5;
+/** Bright, busy presets first (the pack's first by name is mostly black until the music has run a while). */
+const FIRST_PRESETS = [
+  'Flexi - mindblob [shiny mix]',
+  'Geiss - Cauldron - painterly 2 (saturation remix)',
+  'Flexi, martin + geiss - dedicated to the sherwin maxawow',
+  'martin - witchcraft reloaded',
+  'Zylot - Paint Spill (Music Reactive Paint Mix)',
+  'Krash + Illusion - Spiral Movement',
+];
 
 // Both are CommonJS bundles: depending on the bundler's interop the API is the default export or inside it.
 const butterchurn = 'createVisualizer' in butterchurnModule ? butterchurnModule : butterchurnModule.default;
@@ -32,9 +41,9 @@ export class MilkdropRenderer implements GLRenderer {
     this.canvas.height = size.height;
     this.visualizer = butterchurn.createVisualizer(null, this.canvas, { width: size.width, height: size.height, pixelRatio: 1, textureRatio: 1 });
     const all = presetPack.getPresets();
-    this.presets = Object.keys(all)
-      .sort()
-      .map((name) => all[name]!);
+    const names = Object.keys(all).sort();
+    const first = FIRST_PRESETS.filter((name) => name in all);
+    this.presets = [...first, ...names.filter((name) => !first.includes(name))].map((name) => all[name]!);
     this.visualizer.loadPreset(this.presets[0]!, 0);
   }
 
