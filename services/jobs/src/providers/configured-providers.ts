@@ -73,5 +73,5 @@ export function configuredVideoProvider(settings: ProviderEnvironment, renderer:
     maxPollMs: RUNWAY_DEFAULTS.maxPollMs,
     retries: RUNWAY_DEFAULTS.retries,
   });
-  return new RunwayVideoProvider(client, localChorus);
+  return new RunwayVideoProvider(client, localChorus());
 }

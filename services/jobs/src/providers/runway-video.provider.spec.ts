@@ -91,8 +91,11 @@ describe('RunwayVideoProvider: Runway\'s clip fitted to the song (real ffmpeg)',
     expect(finder).toHaveBeenCalledTimes(1);
   }, 60_000);
 
-  it('mixes one stem without amix and several at their gains', () => {
-    expect(soundtrackArgs([{ input: 'a', gainDb: -3 }], 1, 2, 0)).toEqual({ inputs: ['-ss', '1.000', '-t', '2.000', '-i', 'a'], filter: '[0:a]volume=-3.00dB[s0];[s0]anull[song]' });
-    expect(soundtrackArgs(stems, 0, 1, 1).filter).toBe('[1:a]volume=-6.00dB[s0];[2:a]volume=0.00dB[s1];[s0][s1]amix=inputs=2:normalize=0:duration=longest[song]');
+  it('reads each stem from the span\'s start for its length, mixed at its gain into the soundtrack', () => {
+    const args = soundtrackArgs([{ input: 'a', gainDb: -3 }, { input: 'b', gainDb: 0 }], 1.5, 2);
+    expect(args.inputs).toEqual(['-ss', '1.5', '-t', '2', '-i', 'a', '-ss', '1.5', '-t', '2', '-i', 'b']);
+    expect(args.filter).toContain('[0:a:0]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,volume=-3dB[s0]');
+    expect(args.filter).toMatch(/amix=inputs=2:normalize=0.*\[mix\]$/);
+    expect(soundtrackArgs([{ input: 'a', gainDb: 0 }], 0, 2).inputs).toEqual(['-t', '2', '-i', 'a']);
   });
 });

@@ -1,6 +1,7 @@
 import { runFfmpeg } from '@stemdeck/audio';
 import { join } from 'node:path';
 import type { ProvidedVideo, VideoProvider } from '../jobs/jobs.ports';
+import { mixFilter } from '../video/render/render-graph';
 import { VIDEO_FPS, VIDEO_SIZES, type VideoRenderRequest } from '../video/video-renderer.port';
 import type { RunwayVideoClient } from './runway-video.client';
 
@@ -12,15 +13,11 @@ const GENERATE_SHARE = 0.7;
 /** No ffmpeg pass may run longer than this (a stalled stem read would otherwise hang the job). */
 const PASS_LIMIT_SECONDS = 30 * 60;
 
-/** The stems' mix over [start, start+length), at their mixer gains, as ffmpeg inputs and a filter. */
-export function soundtrackArgs(stems: VideoRenderRequest['stems'], startSeconds: number, lengthSeconds: number, firstInput: number): { inputs: string[]; filter: string } {
-  const inputs = stems.flatMap((stem) => ['-ss', startSeconds.toFixed(3), '-t', lengthSeconds.toFixed(3), '-i', stem.input]);
-  const gains = stems.map((stem, index) => `[${firstInput + index}:a]volume=${stem.gainDb.toFixed(2)}dB[s${index}]`);
-  const sum =
-    stems.length === 1
-      ? '[s0]anull[song]'
-      : `${stems.map((_, index) => `[s${index}]`).join('')}amix=inputs=${stems.length}:normalize=0:duration=longest[song]`;
-  return { inputs, filter: [...gains, sum].join(';') };
+/** The stems' mix over [start, start+length) at their mixer gains (as the local renderer mixes them): ffmpeg inputs and a filter ending in [mix]. */
+export function soundtrackArgs(stems: VideoRenderRequest['stems'], startSeconds: number, lengthSeconds: number): { inputs: string[]; filter: string } {
+  const inputs = stems.flatMap((stem) => [...(startSeconds > 0 ? ['-ss', String(startSeconds)] : []), '-t', String(lengthSeconds), '-i', stem.input]);
+  const filter = mixFilter(stems.length, stems.map((stem) => stem.gainDb), { sampleRate: 48_000, layout: 'stereo', durationSeconds: lengthSeconds });
+  return { inputs, filter };
 }
 
 /**
@@ -47,10 +44,10 @@ export class RunwayVideoProvider implements VideoProvider {
     const soundtrackPath = join(scratchDir, 'soundtrack.m4a');
     const videoPath = join(scratchDir, 'video.mp4');
 
-    const soundtrack = soundtrackArgs(request.stems, startSeconds, length, 0);
+    const soundtrack = soundtrackArgs(request.stems, startSeconds, length);
     const mixing = runFfmpeg({
       ffmpeg: this.ffmpeg,
-      args: [...soundtrack.inputs, '-filter_complex', soundtrack.filter, '-map', '[song]', '-t', length.toFixed(3), '-c:a', 'aac', '-b:a', '192k', '-ar', '48000', soundtrackPath],
+      args: [...soundtrack.inputs, '-filter_complex', soundtrack.filter, '-map', '[mix]', '-t', length.toFixed(3), '-c:a', 'aac', '-b:a', '192k', '-ar', '48000', soundtrackPath],
       signal,
       timeoutSeconds: PASS_LIMIT_SECONDS,
     });
