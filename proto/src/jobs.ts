@@ -146,7 +146,8 @@ export const VideoFacts = z.object({
 export type VideoFacts = z.infer<typeof VideoFacts>;
 
 /** A video job's outputs live in its own folder, removed as one prefix when it fails or is cancelled. */
-export const videoJobPrefix = (ownerId: string, projectId: string, jobId: string): string => `${projectPrefix(ownerId, projectId)}videos/${jobId}/`;
+export const videosPrefix = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}videos/`;
+export const videoJobPrefix = (ownerId: string, projectId: string, jobId: string): string => `${videosPrefix(ownerId, projectId)}${jobId}/`;
 /** The one output of a video job. */
 export const VIDEO_OUTPUT = 'video.mp4';
 

@@ -1,5 +1,5 @@
 import { RpcFailure } from '@stemdeck/platform';
-import { enhanceJobPrefix, masterKey, mastersPrefix } from '@stemdeck/proto';
+import { enhanceJobPrefix, masterKey, mastersPrefix, videoJobPrefix } from '@stemdeck/proto';
 import { FakeMediaProjects } from '../testing/fake-media-projects';
 import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
@@ -77,8 +77,9 @@ describe('cancelling, deleting and reading jobs', () => {
     expect(jobs.docs.get('e2')!.status).toBe('processing');
   });
 
-  it('removes a deleted project\'s jobs, masters and enhanced stems, and only that project\'s', async () => {
+  it('removes a deleted project\'s jobs, masters, enhanced stems and videos, and only that project\'s', async () => {
     storage.objects.set(masterKey('u1', 'p1', 'j1'), { path: 'x', contentType: 'audio/flac' });
+    storage.objects.set(`${videoJobPrefix('u1', 'p1', 'v1')}video.mp4`, { path: 'v', contentType: 'video/mp4' });
     storage.objects.set(`${enhanceJobPrefix('u1', 'p1', 'j2')}drums.flac`, { path: 'y', contentType: 'audio/flac' });
     storage.objects.set(masterKey('u2', 'p9', 'j3'), { path: 'z', contentType: 'audio/flac' });
     await new DeleteProjectJobsUseCase(jobs, storage).execute('u1', 'p1');
