@@ -1,9 +1,11 @@
-import { CONTEXT_LOST_REASON, webglUnavailableReason, type GLRenderer } from './renderers/glRenderer';
+import { CONTEXT_LOST_REASON, webglIsSoftware, webglUnavailableReason, type GLRenderer } from './renderers/glRenderer';
 import { CircularRenderer, ParticlesRenderer, SpectrumRenderer, WaveformRenderer, type Renderer2D } from './renderers/renderers2d';
 import { WEBGL_MODES, type Size, type VisualFrame, type VisualMode } from './visualFrame';
 
 /** Drawing buffers at most this many device pixels per CSS pixel (a 4K projector needs no more). */
 const MAX_PIXEL_RATIO = 2;
+/** The WebGL modes' drawing-buffer scale when WebGL runs on the CPU (measured: full size takes 10–100× too long). */
+export const SOFTWARE_GL_SCALE: Partial<Record<VisualMode, number>> = { bars3d: 0.5, milkdrop: 0.25 };
 
 export function create2dRenderer(mode: VisualMode): Renderer2D | null {
   switch (mode) {
@@ -109,6 +111,12 @@ export class VisualizerView {
     );
   }
 
+  /** The drawing buffer's size now (device pixels; a WebGL mode on the CPU draws smaller). */
+  get drawingSize(): Size {
+    const canvas = this.gl?.renderer.canvas ?? this.canvas2d;
+    return { width: canvas.width, height: canvas.height };
+  }
+
   /** Draws one frame with the current mode (nothing while a WebGL mode is still loading). */
   draw(frame: VisualFrame): void {
     if (this.disposed || !this.currentMode) return;
@@ -151,7 +159,10 @@ export class VisualizerView {
       this.canvas2d.width = width;
       this.canvas2d.height = height;
     }
-    if (this.gl && width > 0 && height > 0) this.gl.renderer.resize(this.size);
+    if (this.gl && width > 0 && height > 0) {
+      const scale = webglIsSoftware() ? (SOFTWARE_GL_SCALE[this.gl.mode] ?? 1) : 1;
+      this.gl.renderer.resize({ width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) });
+    }
   }
 
   private makeCanvas(canvas: HTMLCanvasElement): HTMLCanvasElement {
