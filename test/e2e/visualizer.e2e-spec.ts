@@ -1,0 +1,136 @@
+import type { Locator, Page } from 'playwright-core';
+import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
+import { BASE_URL } from '../support/env';
+import { makeClip } from '../support/media';
+import { expectInViewport, uploadThroughChooser, waitForStems } from '../support/studio';
+
+jest.setTimeout(300_000);
+
+const MODES = ['Waveform', 'Spectrum', 'Particles', 'Circular', '3D Bars', 'Milkdrop'];
+const MODE_IDS: Record<string, string> = { Waveform: 'waveform', Spectrum: 'spectrum', Particles: 'particles', Circular: 'circular', '3D Bars': 'bars3d', Milkdrop: 'milkdrop' };
+
+interface Comparison {
+  /** Share of pixels that differ between the two pictures (any channel by more than 8 of 255). */
+  changed: number;
+  /** Share of pixels of the second picture that are not (nearly) black. */
+  lit: number;
+}
+
+/**
+ * What a person sees of `element`, twice, `gapMs` apart: two screenshots of it (whatever draws it, 2D canvas or
+ * WebGL), decoded and compared in the page.
+ */
+async function compareSamples(page: Page, element: Locator, gapMs: number): Promise<Comparison> {
+  const first = await element.screenshot();
+  await page.waitForTimeout(gapMs);
+  const second = await element.screenshot();
+  return page.evaluate(
+    async ([a, b]) => {
+      const decode = async (base64: string) => {
+        const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' }));
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext('2d')!;
+        ctx.drawImage(bitmap, 0, 0);
+        return ctx.getImageData(0, 0, bitmap.width, bitmap.height).data;
+      };
+      const [pa, pb] = [await decode(a!), await decode(b!)];
+      let changed = 0;
+      let lit = 0;
+      const pixels = Math.min(pa.length, pb.length) / 4;
+      for (let i = 0; i < pixels * 4; i += 4) {
+        if (Math.abs(pa[i]! - pb[i]!) > 8 || Math.abs(pa[i + 1]! - pb[i + 1]!) > 8 || Math.abs(pa[i + 2]! - pb[i + 2]!) > 8) changed++;
+        if (pb[i]! + pb[i + 1]! + pb[i + 2]! > 60) lit++;
+      }
+      return { changed: changed / pixels, lit: lit / pixels };
+    },
+    [first.toString('base64'), second.toString('base64')],
+  );
+}
+
+/** Samples until two in a row are the same picture (at most `timeoutMs`); the last comparison. */
+async function untilStill(page: Page, element: Locator, timeoutMs: number): Promise<Comparison> {
+  let last: Comparison = { changed: 1, lit: 0 };
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && last.changed > 0; ) last = await compareSamples(page, element, 400);
+  return last;
+}
+
+describe('the live visualizer in Chromium', () => {
+  const chromium = chromiumPerTest({ width: 1400, height: 1000 });
+
+  it('moves in every mode while the stems play, stands still when paused, and mirrors itself into the output window', async () => {
+    const page = chromium.page;
+    await signInThroughKeycloak(page);
+    await page.goto(`${BASE_URL}/app`);
+    await page.getByTestId('upload-panel').waitFor();
+    await uploadThroughChooser(page, makeClip('e2e-visualizer-60s.mp3', 60, { codecArgs: ['-b:a', '128k'] }));
+    await waitForStems(page, 120_000);
+    // The whole stems, not the first seconds only (playback would wait, silent, at their end).
+    await page.getByTestId('separation-fast').waitFor({ state: 'detached', timeout: 180_000 });
+    const transport = page.locator('header');
+
+    await page.getByTestId('sidebar').getByRole('button', { name: 'Video & Visuals' }).click();
+    const panel = page.getByTestId('visualizer-panel');
+    const screen = page.getByTestId('visualizer-screen');
+    await panel.waitFor();
+    await expectInViewport(page, 'visualizer-screen');
+    // Before anything plays the picture is still.
+    expect((await untilStill(page, screen, 5000)).changed).toBe(0);
+    expect(await page.getByTestId('visualizer-bpm').innerText()).toMatch(/^120 BPM\s+listening for a beat$/);
+
+    await transport.getByRole('button', { name: 'Play', exact: true }).click();
+    // While the stems play, their beat grid drives the pulses and the tempo shown.
+    await page.locator('[data-testid="visualizer-bpm"][data-source="grid"]').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('visualizer-bpm').innerText()).toMatch(/^\d{2,3} BPM\s+on the playing track’s beat grid$/);
+
+    const modes = panel.getByRole('group', { name: 'Visualizer mode' });
+    for (const label of MODES) {
+      const button = modes.getByRole('button', { name: label, exact: true });
+      expect(await button.isDisabled()).toBe(false);
+      await button.click();
+      expect(await button.getAttribute('aria-pressed')).toBe('true');
+      await page.locator(`[data-testid="visualizer-stage"][data-mode="${MODE_IDS[label]}"][data-drawing="true"]`).waitFor();
+      // A WebGL mode loads its library first; then its own canvas is the one shown.
+      await page.waitForFunction(
+        () => [...document.querySelectorAll('[data-testid="visualizer-stage"] canvas')].filter((c) => (c as HTMLElement).style.display !== 'none').length === 1,
+        undefined,
+        { timeout: 30_000 },
+      );
+      expect(await page.getByTestId('visualizer-problem').count()).toBe(0);
+      await expectInViewport(page, 'visualizer-screen');
+      await page.waitForTimeout(500);
+      const moving = await compareSamples(page, screen, 500);
+      expect({ mode: label, moves: moving.changed > 0.002, drawsSomething: moving.lit > 0.01 }).toEqual({ mode: label, moves: true, drawsSomething: true });
+    }
+
+    // Paused: the sound stops, the picture settles and then stays as it is (in a 2D and in a WebGL mode).
+    await transport.getByRole('button', { name: 'Pause', exact: true }).click();
+    expect((await untilStill(page, screen, 8000)).changed).toBe(0);
+    await modes.getByRole('button', { name: 'Particles', exact: true }).click();
+    expect((await untilStill(page, screen, 8000)).changed).toBe(0);
+
+    // The output window: opened from the panel, in the same browser; it draws what the studio streams.
+    const [output] = await Promise.all([chromium.context.waitForEvent('page'), panel.getByRole('button', { name: 'Open output window' }).click()]);
+    await output.waitForLoadState();
+    expect(new URL(output.url()).pathname).toBe('/output');
+    await output.setViewportSize({ width: 960, height: 540 });
+    const outputStage = output.getByTestId('output-page');
+    await modes.getByRole('button', { name: 'Spectrum', exact: true }).click();
+    await transport.getByRole('button', { name: 'Play', exact: true }).click();
+    await output.locator('[data-testid="output-page"][data-waiting="false"]').waitFor({ timeout: 10_000 });
+    await output.locator('[data-testid="visualizer-stage"][data-mode="spectrum"]').waitFor();
+    await output.waitForTimeout(500);
+    const mirrored = await compareSamples(output, outputStage, 500);
+    expect({ moves: mirrored.changed > 0.002, lit: mirrored.lit > 0.01 }).toEqual({ moves: true, lit: true });
+    // It follows the studio's mode.
+    await modes.getByRole('button', { name: 'Circular', exact: true }).click();
+    await output.locator('[data-testid="visualizer-stage"][data-mode="circular"]').waitFor();
+
+    // Leaving the section stops the panel's drawing; the output window keeps being fed while it is open.
+    await page.getByTestId('sidebar').getByRole('button', { name: 'Upload & Split' }).click();
+    await page.getByTestId('visualizer-panel').waitFor({ state: 'detached' });
+    const stillFed = await compareSamples(output, outputStage, 500);
+    expect(stillFed.changed).toBeGreaterThan(0.002);
+    await transport.getByRole('button', { name: 'Pause', exact: true }).click();
+    await output.close();
+  });
+});
