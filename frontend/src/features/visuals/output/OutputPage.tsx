@@ -49,7 +49,9 @@ export function OutputPage() {
       frame = requestAnimationFrame(draw);
     };
     frame = requestAnimationFrame(draw);
-    const goodbye = announceOutputWindow(crypto.randomUUID());
+    // randomUUID exists only on https and localhost; a studio reached over the LAN by plain http has neither.
+    const windowId = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+    const goodbye = announceOutputWindow(windowId);
     window.addEventListener('pagehide', goodbye);
     return () => {
       cancelAnimationFrame(frame);
