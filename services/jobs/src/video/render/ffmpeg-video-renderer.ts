@@ -11,7 +11,7 @@ import {
 } from '../video-renderer.port';
 import { chooseChorus, type ChorusChoice } from './chorus';
 import { lookFromPrompt, promptHash } from './look';
-import { encoderPreset, filterGraph, mixFilter } from './render-graph';
+import { encoderSettings, filterGraph, mixFilter } from './render-graph';
 import { FEATURE_SAMPLE_RATE, SongFeatureReader } from './song-features';
 
 export interface FfmpegVideoRendererConfig {
@@ -94,7 +94,7 @@ export class FfmpegVideoRenderer implements VideoRenderer {
         ...request.stems.flatMap((stem) => this.inputArgs(stem, span.startSeconds, durationSeconds)),
         '-filter_complex', graph,
         '-map', '[v]', '-map', '[a]',
-        '-c:v', 'libx264', '-preset', encoderPreset(width, height), '-crf', String(this.config.crf),
+        '-c:v', 'libx264', ...encoderSettings(width, height), '-crf', String(this.config.crf),
         '-threads', String(this.config.encoderThreads), '-pix_fmt', 'yuv420p', '-r', String(fps),
         '-c:a', 'aac', '-b:a', '192k', '-ar', '48000',
         '-movflags', '+faststart', '-t', String(durationSeconds),

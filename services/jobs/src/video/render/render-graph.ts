@@ -5,7 +5,7 @@ import type { VideoMode, VideoMotion, VideoPalette } from './look';
  * The ffmpeg filter graph of a music video. Cheap by construction, so a 2-core machine renders 1080p faster than
  * real time: the picture is drawn at half the output's height or less (a 3-colour gradient background drawn at a
  * quarter of that and scaled up, the audio-reactive layer over it, the hue shift and the beat flash), then scaled
- * to the output size once (bilinear) for the encoder. x264 takes most of the time; see ENCODER_PRESETS.
+ * to the output size once (bilinear) for the encoder. x264 takes most of the time; see encoderSettings.
  */
 
 interface PaletteColours {
@@ -44,15 +44,14 @@ const MOTIONS: Record<VideoMotion, MotionSpec> = {
 };
 
 /**
- * libx264 preset by output size, the fastest that still compresses well enough at CRF 21: measured on the 2-core
- * machine (CPU seconds for 30 s of 1080p: ultrafast 20, superfast 29, veryfast 44), so 1080p gets superfast (about
- * 15 s of wall time for 30 s of video, room for a busy machine) and 720p veryfast (2.25 times fewer pixels).
+ * libx264 settings by output size: the speed goal is at least real time on a 2-core machine that other work shares.
+ * Measured there (CPU seconds for 30 s of a real song at 1080p, CRF 21): superfast 27–33, ultrafast 15 with about
+ * the same file size (7–8 Mb/s: the picture changes every frame, so B-frames and CABAC buy little), so 1080p and 4k
+ * use ultrafast with its deblocking filter turned back on (the same CPU), and 720p (2.25 times fewer pixels) superfast.
  */
-export function encoderPreset(width: number, height: number): string {
-  const pixels = width * height;
-  if (pixels <= 1280 * 720) return 'veryfast';
-  if (pixels <= 1920 * 1080) return 'superfast';
-  return 'ultrafast';
+export function encoderSettings(width: number, height: number): string[] {
+  if (width * height <= 1280 * 720) return ['-preset', 'superfast'];
+  return ['-preset', 'ultrafast', '-x264-params', 'deblock=0,0'];
 }
 
 export interface GraphOptions {
@@ -147,7 +146,9 @@ function layerFilter(mode: VideoMode, draw: { width: number; height: number }, f
   const [first, second] = colours.layer;
   switch (mode) {
     case 'waves':
-      return `showwaves=s=${size}:r=${fps}:mode=cline:scale=sqrt:draw=full:colors=${first}|${second},format=rgba`;
+      // Read at 6 kHz: a few hundred samples per frame draw a line the eye can follow (48 kHz draws a comb that
+      // doubled the encoder's bits and cost a third more CPU).
+      return `aresample=6000,showwaves=s=${size}:r=${fps}:mode=cline:scale=sqrt:draw=full:colors=${first}|${second},format=rgba`;
     case 'bars':
       return (
         `showfreqs=s=${size}:rate=${fps}:mode=bar:fscale=log:ascale=sqrt:win_size=2048:averaging=2:` +
