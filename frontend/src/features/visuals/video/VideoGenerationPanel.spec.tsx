@@ -111,6 +111,11 @@ describe('VideoGenerationPanel', () => {
     await arrive(store, videoJob({ progress: 25 }));
     await waitFor(() => expect(screen.getByTestId('video-remaining').textContent).toBe('25% · 12 seconds remaining'));
     expect(screen.getByTestId('video-progress').getAttribute('data-progress')).toBe('25');
+    // A poll that answers late with an older reading does not move the bar back.
+    await arrive(store, videoJob({ progress: 20 }));
+    await waitFor(() => expect(store.getState().api.queries['getJob("v1")']?.data).toMatchObject({ progress: 20 }));
+    expect(screen.getByTestId('video-progress').getAttribute('data-progress')).toBe('25');
+    expect(screen.getByTestId('video-remaining').textContent).toMatch(/^25% · /);
 
     await arrive(store, COMPLETED);
     await waitFor(() => expect(toasts).toContainEqual(expect.objectContaining({ title: 'Video generation complete!', type: 'success' })));

@@ -7,7 +7,7 @@ import { useStartVideoMutation, type VideoParameters } from '../../mastering/job
 import { NO_PROJECT, providerLine } from '../../mastering/jobState';
 import { useFollowedJob, useProjectBlocker } from '../../mastering/useFollowedJob';
 import { useJobLiveEvents } from '../../mastering/useJobLiveEvents';
-import { useRemainingSeconds } from './useRemainingSeconds';
+import { useJobPace } from './useJobPace';
 import { customSpan, durationLabels, lookLine, spanLine, videoOutput, type CustomRange } from './videoPanelState';
 
 const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
@@ -40,7 +40,7 @@ export function VideoGenerationPanel() {
     (typeof span === 'string' ? span : null);
   const followed = useFollowedJob('video', project?.id ?? null, blocked);
   const { job, button, startError } = followed;
-  const remaining = useRemainingSeconds(job);
+  const pace = useJobPace(job);
   const video = videoOutput(job);
   const running = button.progress !== null;
 
@@ -131,14 +131,14 @@ export function VideoGenerationPanel() {
             </Button>
             {running && (
               <>
-                <Box flex="1" minW="48" data-testid="video-progress" data-progress={button.progress}>
-                  <Progress.Root value={button.progress} size="sm" colorPalette="purple" aria-label="Video generation progress">
+                <Box flex="1" minW="48" data-testid="video-progress" data-progress={pace.progress ?? button.progress}>
+                  <Progress.Root value={pace.progress ?? button.progress} size="sm" colorPalette="purple" aria-label="Video generation progress">
                     <Progress.Track>
                       <Progress.Range />
                     </Progress.Track>
                   </Progress.Root>
                   <Text fontSize="xs" color="fg.muted" data-testid="video-remaining">
-                    {Math.round(button.progress ?? 0)}%{remaining !== null ? ` · ${remaining} seconds remaining` : ' · measuring the time left'}
+                    {Math.round(pace.progress ?? button.progress ?? 0)}%{pace.remaining !== null ? ` · ${pace.remaining} seconds remaining` : ' · measuring the time left'}
                   </Text>
                 </Box>
                 <Button size="sm" variant="outline" onClick={() => void followed.cancel()} loading={followed.cancelling} data-testid="cancel-video">
