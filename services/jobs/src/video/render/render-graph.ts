@@ -46,12 +46,17 @@ const MOTIONS: Record<VideoMotion, MotionSpec> = {
 /**
  * libx264 settings by output size: the speed goal is at least real time on a 2-core machine that other work shares.
  * Measured there (CPU seconds for 30 s of a real song at 1080p, CRF 21): superfast 27–33, ultrafast 15 with about
- * the same file size (7–8 Mb/s: the picture changes every frame, so B-frames and CABAC buy little), so 1080p and 4k
- * use ultrafast with its deblocking filter turned back on (the same CPU), and 720p (2.25 times fewer pixels) superfast.
+ * the same file size (the picture changes every frame, so B-frames and CABAC buy little), so 1080p and 4k use
+ * ultrafast with its deblocking filter turned back on (the same CPU), and 720p (2.25 times fewer pixels) superfast.
+ * The bit rate is capped at the rates video sites recommend for uploads (5 / 8 / 35 Mb/s): a busy waveform at
+ * CRF 21 alone reached 15 Mb/s at 1080p, a 4-minute song half a gigabyte to download.
  */
 export function encoderSettings(width: number, height: number): string[] {
-  if (width * height <= 1280 * 720) return ['-preset', 'superfast'];
-  return ['-preset', 'ultrafast', '-x264-params', 'deblock=0,0'];
+  const pixels = width * height;
+  const cap = (megabits: number) => ['-maxrate', `${megabits}M`, '-bufsize', `${2 * megabits}M`];
+  if (pixels <= 1280 * 720) return ['-preset', 'superfast', ...cap(5)];
+  if (pixels <= 1920 * 1080) return ['-preset', 'ultrafast', '-x264-params', 'deblock=0,0', ...cap(8)];
+  return ['-preset', 'ultrafast', '-x264-params', 'deblock=0,0', ...cap(35)];
 }
 
 export interface GraphOptions {
@@ -151,7 +156,7 @@ function layerFilter(mode: VideoMode, draw: { width: number; height: number }, f
       return `aresample=6000,showwaves=s=${size}:r=${fps}:mode=cline:scale=sqrt:draw=full:colors=${first}|${second},format=rgba`;
     case 'bars':
       return (
-        `showfreqs=s=${size}:rate=${fps}:mode=bar:fscale=log:ascale=sqrt:win_size=2048:averaging=2:` +
+        `showfreqs=s=${size}:rate=${fps}:mode=bar:fscale=log:ascale=cbrt:win_size=2048:averaging=2:` +
         `cmode=combined:colors=${first}|${second},format=rgba`
       );
     case 'spectrum': {
