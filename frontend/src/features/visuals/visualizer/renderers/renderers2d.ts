@@ -57,11 +57,11 @@ export class WaveformRenderer implements Renderer2D {
     ctx.fillStyle = background(frame.pulse);
     ctx.fillRect(0, 0, width, height);
     const samples = frame.waveform;
-    // About one point per two pixels is as smooth as the eye sees.
-    const points = Math.max(2, Math.min(samples.length, Math.ceil(width / 2)));
+    // One point per three pixels is as smooth as the eye sees; a thin line (thick strokes cost the most to fill).
+    const points = Math.max(2, Math.min(samples.length, Math.ceil(width / 3)));
     const stride = samples.length / points;
     ctx.strokeStyle = shade(this.colours, frame.pulse);
-    ctx.lineWidth = Math.max(1, height / 200) * (1 + frame.pulse * 1.5);
+    ctx.lineWidth = Math.max(1, height / 360) * (1 + frame.pulse);
     ctx.beginPath();
     for (let point = 0; point < points; point++) {
       const value = (samples[Math.floor(point * stride)]! - 128) / 128;
@@ -165,12 +165,13 @@ function peakLevel(spectrum: Uint8Array, toFraction: number): number {
 }
 
 const CIRCLE_BARS = 96;
+const CIRCLE_COLOURS = 16;
 const RING_POINTS = 180;
 
 /** Spectrum bars standing round a ring that swells on the beat, turning as fast as the sound is loud, with the waveform as the ring. */
 export class CircularRenderer implements Renderer2D {
   private readonly bands = new Float32Array(CIRCLE_BARS);
-  private readonly colours = palette(CIRCLE_BARS);
+  private readonly colours = palette(CIRCLE_COLOURS);
   private readonly ringColours = palette(1)[0]!;
   private rotation = 0;
 
@@ -185,18 +186,24 @@ export class CircularRenderer implements Renderer2D {
     const radius = size * 0.22 * (1 + frame.pulse * 0.12);
     this.rotation += bandEnergy(frame.spectrum, 0, 0.3) * 0.03;
     ctx.lineWidth = Math.max(1, (Math.PI * 2 * radius) / CIRCLE_BARS) * 0.6;
-    for (let bar = 0; bar < CIRCLE_BARS; bar++) {
-      const level = this.bands[bar]!;
-      if (level <= 0) continue;
-      const angle = this.rotation + (bar / CIRCLE_BARS) * Math.PI * 2;
-      const length = level * size * 0.25;
-      const cos = Math.cos(angle);
-      const sin = Math.sin(angle);
-      ctx.strokeStyle = shade(this.colours[bar]!, frame.pulse);
+    // Neighbouring bars share a colour and one path: CIRCLE_COLOURS strokes a frame, not one per bar.
+    const perColour = CIRCLE_BARS / CIRCLE_COLOURS;
+    for (let group = 0; group < CIRCLE_COLOURS; group++) {
+      ctx.strokeStyle = shade(this.colours[group]!, frame.pulse);
       ctx.beginPath();
-      ctx.moveTo(cx + cos * radius, cy + sin * radius);
-      ctx.lineTo(cx + cos * (radius + length), cy + sin * (radius + length));
-      ctx.stroke();
+      let any = false;
+      for (let bar = group * perColour; bar < (group + 1) * perColour; bar++) {
+        const level = this.bands[bar]!;
+        if (level <= 0) continue;
+        any = true;
+        const angle = this.rotation + (bar / CIRCLE_BARS) * Math.PI * 2;
+        const length = level * size * 0.25;
+        const cos = Math.cos(angle);
+        const sin = Math.sin(angle);
+        ctx.moveTo(cx + cos * radius, cy + sin * radius);
+        ctx.lineTo(cx + cos * (radius + length), cy + sin * (radius + length));
+      }
+      if (any) ctx.stroke();
     }
     // The ring: the waveform bent round the circle.
     const samples = frame.waveform;
