@@ -24,6 +24,68 @@ export interface FeedStatus {
 
 type Viewer = (frame: VisualFrame) => void;
 
+/** The analyser's two reads (a fake one in the unit tests). */
+export type FrameAnalyser = Pick<AnalyserNode, 'getByteTimeDomainData' | 'getByteFrequencyData'>;
+
+/** What the feed listens to and talks to: the studio's audio, clocked sources and outputs, or fakes. */
+export interface FeedDeps {
+  /** Calls back when the audio context exists (at once if it does): its master analyser, sample rate and clock. */
+  onAnalyser(listener: (analyser: FrameAnalyser, sampleRate: number, currentTime: () => number) => void): void;
+  /** Calls back on every beat event of a clocked source (stem playback, the sequencer, a demo song). */
+  onClockedBeat(listener: (bpm: number) => void): void;
+  /** Whether a clocked source plays now. */
+  clockedPlaying(): boolean;
+  /** Sends a live-detected beat on the playback event stream (OSC /stemdeck/beat, MIDI). */
+  sendBeat(event: PlaybackEvent): void;
+  /** Calls back with the number of open output windows now and on every change. */
+  watchOutputs(listener: (count: number) => void): void;
+  /** Streams one encoded frame to the output windows. */
+  broadcast(frame: ArrayBuffer): void;
+  /** Stops streaming (nothing is running). */
+  stopBroadcast(): void;
+  /** The next tick: on the next display frame while the page is visible, on a timer otherwise. */
+  requestTick(tick: () => void): () => void;
+  now(): number;
+  wallClock(): number;
+}
+
+/** The studio's real ones. */
+export function studioFeedDeps(): FeedDeps {
+  let channel: BroadcastChannel | null = null;
+  return {
+    onAnalyser: (listener) => onAudioContext((context) => listener(masterAnalyser(context), context.sampleRate, () => context.currentTime)),
+    onClockedBeat: (listener) => {
+      const follow = (events: PlaybackEventStream) =>
+        events.subscribe((event: PlaybackEvent) => {
+          if (event.type === 'beat') listener(event.bpm);
+        });
+      follow(studioPlayer.events);
+      onInstrumentRack((rack) => follow(rack.events));
+    },
+    clockedPlaying: () => studioPlayer.playing || (currentInstrumentRack()?.owner ?? null) !== null,
+    sendBeat: (event) => controlOutputs.playback(event),
+    watchOutputs: (listener) => void watchOutputWindows(listener),
+    broadcast: (frame) => {
+      channel ??= typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(VISUALS_CHANNEL);
+      channel?.postMessage(frame);
+    },
+    stopBroadcast: () => {
+      channel?.close();
+      channel = null;
+    },
+    requestTick: (tick) => {
+      if (document.visibilityState === 'visible') {
+        const frame = requestAnimationFrame(tick);
+        return () => cancelAnimationFrame(frame);
+      }
+      const timer = setTimeout(tick, HIDDEN_TICK_MS);
+      return () => clearTimeout(timer);
+    },
+    now: () => performance.now(),
+    wallClock: () => Date.now(),
+  };
+}
+
 function savedMode(): VisualMode {
   try {
     const mode = localStorage.getItem(MODE_KEY);
@@ -48,17 +110,19 @@ export class LiveVisualFeed {
   private readonly viewers = new Set<Viewer>();
   private readonly statusListeners = new Set<() => void>();
   private status: FeedStatus = { bpm: 120, source: 'fallback' };
-  private analyser: AnalyserNode | null = null;
+  private analyser: FrameAnalyser | null = null;
+  private audioTime: (() => number) | null = null;
   private detector = new BeatDetector(48_000 / MASTER_ANALYSER_SIZE);
-  private context: AudioContext | null = null;
   private outputWindows = 0;
-  private channel: BroadcastChannel | null = null;
   private sequence = 0;
   private lastBroadcast = -Infinity;
   private liveBeats = 0;
-  private running: { frame: number | null; timer: ReturnType<typeof setTimeout> | null } | null = null;
+  /** Cancels the pending tick while running; null when stopped. */
+  private running: { cancel: (() => void) | null } | null = null;
   private attached = false;
   private currentMode: VisualMode = savedMode();
+
+  constructor(private readonly deps: FeedDeps) {}
 
   get mode(): VisualMode {
     return this.currentMode;
@@ -100,18 +164,13 @@ export class LiveVisualFeed {
   private attach(): void {
     if (this.attached) return;
     this.attached = true;
-    onAudioContext((context) => {
-      this.context = context;
-      this.analyser = masterAnalyser(context);
-      this.detector = new BeatDetector(context.sampleRate / MASTER_ANALYSER_SIZE);
+    this.deps.onAnalyser((analyser, sampleRate, currentTime) => {
+      this.analyser = analyser;
+      this.audioTime = currentTime;
+      this.detector = new BeatDetector(sampleRate / MASTER_ANALYSER_SIZE);
     });
-    const followBeats = (events: PlaybackEventStream) =>
-      events.subscribe((event: PlaybackEvent) => {
-        if (event.type === 'beat') this.pulse.clocked(event.bpm);
-      });
-    followBeats(studioPlayer.events);
-    onInstrumentRack((rack) => followBeats(rack.events));
-    watchOutputWindows((count) => {
+    this.deps.onClockedBeat((bpm) => this.pulse.clocked(bpm));
+    this.deps.watchOutputs((count) => {
       this.outputWindows = count;
       this.updateRunning();
     });
@@ -120,35 +179,28 @@ export class LiveVisualFeed {
   private updateRunning(): void {
     const wanted = this.viewers.size > 0 || this.outputWindows > 0;
     if (wanted && !this.running) {
-      this.running = { frame: null, timer: null };
+      this.running = { cancel: null };
       this.schedule();
     } else if (!wanted && this.running) {
-      if (this.running.frame !== null) cancelAnimationFrame(this.running.frame);
-      if (this.running.timer !== null) clearTimeout(this.running.timer);
+      this.running.cancel?.();
       this.running = null;
-      this.channel?.close();
-      this.channel = null;
+      this.deps.stopBroadcast();
     }
   }
 
   private schedule(): void {
-    const running = this.running;
-    if (!running) return;
-    if (document.visibilityState === 'visible') running.frame = requestAnimationFrame(() => this.tick());
-    else running.timer = setTimeout(() => this.tick(), HIDDEN_TICK_MS);
+    if (this.running) this.running.cancel = this.deps.requestTick(() => this.tick());
   }
 
   private tick(): void {
     if (!this.running) return;
-    this.running.frame = null;
-    this.running.timer = null;
-    const now = performance.now();
+    this.running.cancel = null;
+    const now = this.deps.now();
     this.read(now);
     for (const viewer of this.viewers) viewer(this.frame);
     if (this.outputWindows > 0 && now - this.lastBroadcast >= BROADCAST_EVERY_MS) {
       this.lastBroadcast = now;
-      this.channel ??= typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(VISUALS_CHANNEL);
-      this.channel?.postMessage(encodeFrame(this.currentMode, this.frame, this.sequence++));
+      this.deps.broadcast(encodeFrame(this.currentMode, this.frame, this.sequence++));
     }
     this.schedule();
   }
@@ -159,10 +211,9 @@ export class LiveVisualFeed {
       this.analyser.getByteFrequencyData(this.spectrum);
     }
     const reading = this.detector.push(this.spectrum, now);
-    const clockedPlaying = studioPlayer.playing || (currentInstrumentRack()?.owner ?? null) !== null;
-    const state = this.pulse.frame(reading, clockedPlaying, now);
+    const state = this.pulse.frame(reading, this.deps.clockedPlaying(), now);
     if (state.emitLiveBeat) {
-      controlOutputs.playback(beatEvent(this.liveBeats++, Math.round(state.bpm), this.context?.currentTime ?? now / 1000, Date.now()));
+      this.deps.sendBeat(beatEvent(this.liveBeats++, Math.round(state.bpm), this.audioTime?.() ?? now / 1000, this.deps.wallClock()));
     }
     Object.assign(this.frame, { pulse: state.pulse, beat: state.beat, bpm: state.bpm, timeMs: now });
     const bpm = Math.round(state.bpm);
@@ -174,4 +225,4 @@ export class LiveVisualFeed {
 }
 
 /** The studio's one feed (the panel and output windows of this tab share it). */
-export const liveVisualFeed = new LiveVisualFeed();
+export const liveVisualFeed = new LiveVisualFeed(studioFeedDeps());
