@@ -183,6 +183,18 @@ describe('ControlOutputs over the OSC bridge', () => {
     ]);
   });
 
+  it("tells Resolume the loaded song's tempo at Connect, before anything has played, and a new one when it changes", () => {
+    const { outputs, beats, connectResolume, resolumeSent } = setup();
+    outputs.noteTempo(98);
+    connectResolume();
+    expect(resolumeSent()).toEqual([tempo(98)]);
+    outputs.noteTempo(98);
+    beats(0, 1, 98);
+    expect(resolumeSent()).toEqual([tempo(98), resync]);
+    outputs.noteTempo(126);
+    expect(resolumeSent()).toEqual([tempo(98), resync, tempo(126)]);
+  });
+
   it('tells Resolume the tempo again when its target moves, and stops sending when disconnected', () => {
     const { outputs, beats, connectResolume, resolume, resolumeSent, logged } = setup();
     connectResolume();

@@ -164,6 +164,16 @@ export class ControlOutputs {
     this.toResolume(event);
   }
 
+  /**
+   * The tempo of what is about to play (the loaded song's analysed BPM), known before any beat has played:
+   * Resolume gets it at Connect and whenever it changes, as it does a beat's tempo.
+   */
+  noteTempo(bpm: number): void {
+    if (!(bpm > 0) || bpm === this.bpm) return;
+    this.bpm = bpm;
+    if (this.resolumeTempo?.bpm !== bpm) this.sendResolumeTempo(bpm);
+  }
+
   /** A pad hit: OSC /stemdeck/pad/{name} [velocity] and a MIDI note (C3 upwards, by pad index). */
   pad(name: string, index: number, velocity: number): void {
     this.sendOsc(`${OSC_PREFIX}/pad/${name.toLowerCase()}`, [velocity]);

@@ -239,9 +239,22 @@ function OscMessageList({ outputs, general, resolume }: { outputs: ControlOutput
  * through its own route of the bridge, a browser output window) with their real states, and the OSC
  * messages that actually went out.
  */
-export function SyncPanel({ outputs = controlOutputs, watchWindows = watchOutputWindows }: { outputs?: ControlOutputs; watchWindows?: typeof watchOutputWindows }) {
+export function SyncPanel({
+  outputs = controlOutputs,
+  watchWindows = watchOutputWindows,
+  songBpm = null,
+}: {
+  outputs?: ControlOutputs;
+  watchWindows?: typeof watchOutputWindows;
+  /** The loaded song's analysed tempo: Resolume is told it at Connect, before anything has played. */
+  songBpm?: number | null;
+}) {
   const general = useBridgeStatus(outputs.osc);
   const resolume = useBridgeStatus(outputs.resolume);
+
+  useEffect(() => {
+    if (songBpm) outputs.noteTempo(songBpm);
+  }, [outputs, songBpm]);
 
   useEffect(() => {
     // Resolume's remembered target first, so a remembered connection goes there from its first message.
