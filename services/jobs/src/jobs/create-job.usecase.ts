@@ -28,7 +28,7 @@ export type NewJobCommand =
   | { projectId: string; type: 'video'; parameters: VideoParameters };
 
 /** m:ss, as the panel shows a song's length. */
-const clock = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
+const minutesAndSeconds = (seconds: number): string => `${Math.floor(seconds / 60)}:${String(Math.floor(seconds % 60)).padStart(2, '0')}`;
 
 /**
  * Starts a job on a project (mastering, enhance or video): the project must be the owner's (404) and have
@@ -79,8 +79,8 @@ export class CreateJobUseCase {
     if (project.bpm === null) throw new RpcFailure(409, NOT_ANALYSED);
     const song = project.durationSeconds;
     if (parameters.duration !== 'custom') return;
-    if ((parameters.customStart ?? 0) >= song) throw new RpcFailure(400, `parameters.customStart: Must be before the song's end (${clock(song)})`);
+    if ((parameters.customStart ?? 0) >= song) throw new RpcFailure(400, `parameters.customStart: Must be before the song's end (${minutesAndSeconds(song)})`);
     // A hundredth of a second of slack: the panel may round the song's length it shows.
-    if ((parameters.customEnd ?? 0) > song + 0.01) throw new RpcFailure(400, `parameters.customEnd: Must be within the song (${clock(song)})`);
+    if ((parameters.customEnd ?? 0) > song + 0.01) throw new RpcFailure(400, `parameters.customEnd: Must be within the song (${minutesAndSeconds(song)})`);
   }
 }
