@@ -13,9 +13,10 @@
  * within half a beat (goal: ≤ 1 frame). For the chorus, the chosen window and how much of it the song's own
  * chorus sections cover. Wall time depends on what else the machine runs: the load average is printed.
  *
- *   npm run bench:video -- [--song DIR] [--keep DIR]
+ *   npm run bench:video -- [--song DIR | --synthesise] [--keep DIR]
  *
- * --song: a folder with drums.wav, bass.wav, other.wav, vocals.wav (and optionally meta.json: bpm, sections).
+ * --song: a folder with drums.wav, bass.wav, other.wav, vocals.wav (and optionally meta.json: bpm, sections);
+ * --synthesise: the synthesised song even where the evaluation set is present.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -48,11 +49,12 @@ interface Case {
   goalSeconds?: number;
 }
 
-function parseArgs(argv: string[]): { song?: string; keep?: string } {
-  const args: { song?: string; keep?: string } = {};
+function parseArgs(argv: string[]): { song?: string; keep?: string; synthesise: boolean } {
+  const args: { song?: string; keep?: string; synthesise: boolean } = { synthesise: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--song') args.song = argv[++i];
     else if (argv[i] === '--keep') args.keep = argv[++i];
+    else if (argv[i] === '--synthesise') args.synthesise = true;
   }
   return args;
 }
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
     const evalSong = path.join(DEFAULT_EVAL_SET_DIR, 'long-4min');
     let song: Song;
     if (args.song) song = readSong(path.resolve(args.song), args.song);
-    else if (STEMS.every((stem) => existsSync(path.join(evalSong, `${stem}.wav`)))) song = readSong(evalSong, 'eval set long-4min');
+    else if (!args.synthesise && STEMS.every((stem) => existsSync(path.join(evalSong, `${stem}.wav`)))) song = readSong(evalSong, 'eval set long-4min');
     else {
       const dir = path.join(work, 'song');
       mkdirSync(dir, { recursive: true });
