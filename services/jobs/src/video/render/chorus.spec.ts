@@ -10,6 +10,8 @@ const F = [5, 9, 0];
 const Dm = [2, 5, 9];
 const E = [4, 8, 11];
 const Bb = [10, 2, 5];
+const D = [2, 6, 9];
+const Em = [4, 7, 11];
 
 interface Part {
   bars: number;
@@ -62,6 +64,23 @@ describe('chooseChorus', () => {
     const choice = chooseChorus(features, { songSeconds: seconds, bpm: 120, beatsPerBar: 4 });
     expect([48, 112]).toContain(choice.startSeconds);
     // (The bridge, bars 72–88, is the loudest 30 s: loudness alone would have taken it.)
+  });
+
+  it('finds a chorus only 1.5 dB louder than its verses, whose chords it shares in another order', () => {
+    // Like the evaluation set's 4-minute song: verse IV–I–V–vi, chorus I–vi–IV–V in G, intro and outro on the
+    // verse's chords, a double chorus in the middle (bars 40–56: 80–112 s at 120 BPM).
+    const verseChords = [C, G, D, Em];
+    const chorusChords = [G, Em, C, D];
+    const v: Part = { bars: 8, db: -17.5, chords: verseChords };
+    const c: Part = { bars: 8, db: -16, chords: chorusChords };
+    const parts: Part[] = [
+      { bars: 4, db: -20, chords: verseChords }, v, c, v, c, { bars: 4, db: -17, chords: [G, C, G, D] },
+      { ...c, bars: 16 }, { bars: 4, db: -20, chords: verseChords }, c, v, c, v, c, v, c, { ...v, bars: 4 },
+    ];
+    const { features, seconds } = song(parts, 120);
+    const choice = chooseChorus(features, { songSeconds: seconds, bpm: 120, beatsPerBar: 4 });
+    expect(choice.startSeconds).toBeGreaterThanOrEqual(80);
+    expect(choice.endSeconds).toBeLessThanOrEqual(112);
   });
 
   it('without pitch classes the loudest stretch wins', () => {

