@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +26,35 @@ interface Probe {
 async function probe(path: string): Promise<Probe> {
   const { stdout } = await run('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path]);
   return JSON.parse(stdout) as Probe;
+}
+
+/** The mean level of a file's audio in dB (ffmpeg's volumedetect). */
+async function meanVolumeDb(path: string): Promise<number> {
+  const { stderr } = await run('ffmpeg', ['-v', 'info', '-nostats', '-i', path, '-map', '0:a:0', '-af', 'volumedetect', '-f', 'null', '-']);
+  return Number(/mean_volume: (-?[\d.]+) dB/.exec(stderr)?.[1]);
+}
+
+/** Serves files of `dir` over HTTP with byte ranges (as object storage does), on a free port. */
+async function serveFolder(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((request, response) => {
+    const path = join(dir, decodeURIComponent((request.url ?? '/').slice(1)));
+    void stat(path).then(
+      ({ size }) => {
+        const range = /bytes=(\d+)-(\d*)/.exec(request.headers.range ?? '');
+        const start = range ? Number(range[1]) : 0;
+        const end = range && range[2] ? Number(range[2]) : size - 1;
+        response.writeHead(range ? 206 : 200, {
+          'Content-Length': end - start + 1,
+          'Accept-Ranges': 'bytes',
+          ...(range ? { 'Content-Range': `bytes ${start}-${end}/${size}` } : {}),
+        });
+        createReadStream(path, { start, end }).pipe(response);
+      },
+      () => response.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
 /** True while a process whose command line mentions `marker` runs. */
@@ -106,6 +138,32 @@ describe('FfmpegVideoRenderer (real ffmpeg)', () => {
     expect(timing.offsets).toEqual(beats.map(() => 0));
     // A flash, not noise: each beat's frame is well above the frame before it.
     for (const { frame } of beats) expect(brightness[frame]! - brightness[frame - 1]!).toBeGreaterThan(10);
+  }, 60_000);
+
+  it('mixes the stems at their gains, read over HTTP from a point in the song', async () => {
+    await makeSong(join(dir, 'low.wav'), "aevalsrc='0.5*sin(2*PI*220*t)':s=44100", 6);
+    await makeSong(join(dir, 'high.wav'), "aevalsrc='0.5*sin(2*PI*330*t)':s=44100", 6);
+    const { server, url } = await serveFolder(dir);
+    try {
+      const alone = await renderer.render(
+        request({ stems: [{ input: `${url}/low.wav`, gainDb: 0 }], songSeconds: 6, span: { kind: 'custom', startSeconds: 2, endSeconds: 4 }, scratchDir: await mkdtemp(join(dir, 'a-')) }),
+      );
+      const mixed = await renderer.render(
+        request({
+          stems: [{ input: `${url}/low.wav`, gainDb: -20 }, { input: `${url}/high.wav`, gainDb: -20 }],
+          songSeconds: 6,
+          span: { kind: 'custom', startSeconds: 2, endSeconds: 4 },
+          scratchDir: await mkdtemp(join(dir, 'b-')),
+        }),
+      );
+      // Two uncorrelated sines of the same level sum 3 dB above one; each was lowered by 20 dB.
+      const difference = (await meanVolumeDb(mixed.path)) - (await meanVolumeDb(alone.path));
+      expect(difference).toBeGreaterThan(-17 - 1);
+      expect(difference).toBeLessThan(-17 + 1);
+      expect(Math.abs(Number((await probe(mixed.path)).format.duration) - 2)).toBeLessThanOrEqual(1 / 30);
+    } finally {
+      server.close();
+    }
   }, 60_000);
 
   it('renders a silent song: the flashes come from the grid alone', async () => {
