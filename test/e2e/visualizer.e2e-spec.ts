@@ -7,6 +7,11 @@ import { expectInViewport, uploadThroughChooser, waitForStems } from '../support
 jest.setTimeout(300_000);
 
 const MODES = ['Waveform', 'Spectrum', 'Particles', 'Circular', '3D Bars', 'Milkdrop'];
+/**
+ * Samples of a moving picture are taken this far apart: not a whole number of beats of the test song (120 BPM,
+ * a noise hit every 500 ms), or two samples can catch the same moment of two beats and look alike.
+ */
+const MOVING_GAP_MS = 370;
 const MODE_IDS: Record<string, string> = { Waveform: 'waveform', Spectrum: 'spectrum', Particles: 'particles', Circular: 'circular', '3D Bars': 'bars3d', Milkdrop: 'milkdrop' };
 
 interface Comparison {
@@ -98,7 +103,7 @@ describe('the live visualizer in Chromium', () => {
       expect(await page.getByTestId('visualizer-problem').count()).toBe(0);
       await expectInViewport(page, 'visualizer-screen');
       await page.waitForTimeout(500);
-      const moving = await compareSamples(page, screen, 500);
+      const moving = await compareSamples(page, screen, MOVING_GAP_MS);
       expect({ mode: label, moves: moving.changed > 0.002, drawsSomething: moving.lit > 0.01 }).toEqual({ mode: label, moves: true, drawsSomething: true });
     }
 
@@ -119,7 +124,7 @@ describe('the live visualizer in Chromium', () => {
     await output.locator('[data-testid="output-page"][data-waiting="false"]').waitFor({ timeout: 10_000 });
     await output.locator('[data-testid="visualizer-stage"][data-mode="spectrum"]').waitFor();
     await output.waitForTimeout(500);
-    const mirrored = await compareSamples(output, outputStage, 500);
+    const mirrored = await compareSamples(output, outputStage, MOVING_GAP_MS);
     expect({ moves: mirrored.changed > 0.002, lit: mirrored.lit > 0.01 }).toEqual({ moves: true, lit: true });
     // It follows the studio's mode.
     await modes.getByRole('button', { name: 'Circular', exact: true }).click();
@@ -128,7 +133,7 @@ describe('the live visualizer in Chromium', () => {
     // Leaving the section stops the panel's drawing; the output window keeps being fed while it is open.
     await page.getByTestId('sidebar').getByRole('button', { name: 'Upload & Split' }).click();
     await page.getByTestId('visualizer-panel').waitFor({ state: 'detached' });
-    const stillFed = await compareSamples(output, outputStage, 500);
+    const stillFed = await compareSamples(output, outputStage, MOVING_GAP_MS);
     expect(stillFed.changed).toBeGreaterThan(0.002);
     await transport.getByRole('button', { name: 'Pause', exact: true }).click();
     await output.close();
