@@ -52,6 +52,16 @@ async function compareSamples(page: Page, element: Locator, gapMs: number): Prom
   );
 }
 
+/**
+ * Whether the picture moves: three pairs of samples, each MOVING_GAP_MS apart, the largest change of a pair (a
+ * steady tone's spectrum changes only with the beat's flash and the noise hits, which one pair can miss).
+ */
+async function movement(page: Page, element: Locator): Promise<Comparison> {
+  const pairs: Comparison[] = [];
+  for (let i = 0; i < 3; i++) pairs.push(await compareSamples(page, element, MOVING_GAP_MS));
+  return { changed: Math.max(...pairs.map((pair) => pair.changed)), lit: Math.min(...pairs.map((pair) => pair.lit)) };
+}
+
 /** Samples until two in a row are the same picture (at most `timeoutMs`); the last comparison. */
 async function untilStill(page: Page, element: Locator, timeoutMs: number): Promise<Comparison> {
   let last: Comparison = { changed: 1, lit: 0 };
@@ -103,7 +113,7 @@ describe('the live visualizer in Chromium', () => {
       expect(await page.getByTestId('visualizer-problem').count()).toBe(0);
       await expectInViewport(page, 'visualizer-screen');
       await page.waitForTimeout(500);
-      const moving = await compareSamples(page, screen, MOVING_GAP_MS);
+      const moving = await movement(page, screen);
       expect({ mode: label, moves: moving.changed > 0.002, drawsSomething: moving.lit > 0.01 }).toEqual({ mode: label, moves: true, drawsSomething: true });
     }
 
@@ -124,7 +134,7 @@ describe('the live visualizer in Chromium', () => {
     await output.locator('[data-testid="output-page"][data-waiting="false"]').waitFor({ timeout: 10_000 });
     await output.locator('[data-testid="visualizer-stage"][data-mode="spectrum"]').waitFor();
     await output.waitForTimeout(500);
-    const mirrored = await compareSamples(output, outputStage, MOVING_GAP_MS);
+    const mirrored = await movement(output, outputStage);
     expect({ moves: mirrored.changed > 0.002, lit: mirrored.lit > 0.01 }).toEqual({ moves: true, lit: true });
     // It follows the studio's mode.
     await modes.getByRole('button', { name: 'Circular', exact: true }).click();
@@ -133,7 +143,7 @@ describe('the live visualizer in Chromium', () => {
     // Leaving the section stops the panel's drawing; the output window keeps being fed while it is open.
     await page.getByTestId('sidebar').getByRole('button', { name: 'Upload & Split' }).click();
     await page.getByTestId('visualizer-panel').waitFor({ state: 'detached' });
-    const stillFed = await compareSamples(output, outputStage, MOVING_GAP_MS);
+    const stillFed = await movement(output, outputStage);
     expect(stillFed.changed).toBeGreaterThan(0.002);
     await transport.getByRole('button', { name: 'Pause', exact: true }).click();
     await output.close();
