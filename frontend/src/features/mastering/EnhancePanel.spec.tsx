@@ -42,6 +42,13 @@ const toggle = (testId: string) => ({ checked: screen.getByTestId(testId).getAtt
 const flip = (testId: string) => fireEvent.click(screen.getByTestId(testId));
 
 describe('the Enhance panel', () => {
+  it("lists the project's masters and enhancements, not its music videos", async () => {
+    const video = { ...enhanceJob({ id: 'v1', status: 'completed', progress: 100 }), type: 'video' as const };
+    await renderSection({ jobs: [video, enhanceJob({ id: 'e2', status: 'completed', progress: 100 })] });
+    const listed = screen.getAllByTestId('mastering-job').map((row) => row.getAttribute('data-type'));
+    expect(listed).toEqual(['enhance']);
+  });
+
   it('offers the three enhancements and four stems in plain words, noise reduction on the vocals by default', async () => {
     await renderSection();
     for (const name of ['Noise reduction', 'Loudness normalization', 'Speech enhancement', 'Vocals', 'Drums', 'Bass', 'Other']) expect(screen.getByRole('button', { name })).toBeTruthy();

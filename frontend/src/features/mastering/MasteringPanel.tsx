@@ -113,7 +113,7 @@ export function MasteringPanel() {
       </Card.Root>
       {job?.status === 'completed' && job.result?.before && job.result.after && <MasterResult job={job} result={{ ...job.result, before: job.result.before, after: job.result.after }} />}
       <EnhancePanel />
-      {project && <JobList jobs={projectJobs} />}
+      {project && <JobList jobs={projectJobs.filter((listed) => listed.type !== 'video')} />}
     </Stack>
   );
 }
@@ -179,7 +179,7 @@ function MasterResult({ job, result }: { job: Job; result: Required<NonNullable<
 
 const STATUS_PALETTE: Record<Job['status'], string> = { processing: 'purple', completed: 'green', failed: 'red' };
 
-/** The project's masters and enhancements, newest first: what, who did it, how it stands, when. */
+/** The project's masters and enhancements (its music videos are the Video & Visuals section's), newest first: what, who did it, how it stands, when. */
 export function JobList({ jobs }: { jobs: Job[] }) {
   return (
     <Card.Root data-testid="mastering-jobs">
