@@ -155,7 +155,7 @@ export class LiveVisualFeed {
 
   readonly getStatus = (): FeedStatus => this.status;
 
-  /** Whether the loop is running now (for tests and the benchmark's checks). */
+  /** Whether the loop is running now (read by the unit tests). */
   get active(): boolean {
     return this.running !== null;
   }
