@@ -15,8 +15,8 @@ import { startDownload } from './download';
 import { useExportAudioMutation, useExportOptionsQuery } from './exportApi';
 import { mixFieldsTaken, unsavedMixNote, waitForSavedMix } from './savedMix';
 import { AUDIO_FORMAT_NAMES, audioExportBlocker, chosenStems, EXPORT_TYPE_NAMES, EXPORT_WORDS, failureDescription, fellBackToRaw, MASTERING_NAMES, selectedStemIds, variantChoices } from './exportState';
+import { LabelledSelect } from '../../ui/LabelledSelect';
 
-export const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
 
 /**
  * "Audio Export": what to export (the full mix, every stem, or the ticked ones), in which format, and which
@@ -96,30 +96,20 @@ export function AudioExportPanel() {
             Audio Export
           </Text>
           <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
-            <Stack gap="1">
-              <label htmlFor="export-type">
-                <Text fontSize="sm">Export</Text>
-              </label>
-              <select id="export-type" value={exportType} onChange={(event) => setExportType(event.target.value as ExportType)} style={selectStyle}>
-                {EXPORT_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {EXPORT_TYPE_NAMES[type]}
-                  </option>
-                ))}
-              </select>
-            </Stack>
-            <Stack gap="1">
-              <label htmlFor="export-format">
-                <Text fontSize="sm">Format</Text>
-              </label>
-              <select id="export-format" value={format} onChange={(event) => setFormat(event.target.value as AudioExportFormat)} style={selectStyle}>
-                {AUDIO_EXPORT_FORMATS.map((name) => (
-                  <option key={name} value={name}>
-                    {AUDIO_FORMAT_NAMES[name]}
-                  </option>
-                ))}
-              </select>
-            </Stack>
+            <LabelledSelect
+              id="export-type"
+              label="Export"
+              value={exportType}
+              onChange={setExportType}
+              options={EXPORT_TYPES.map((type) => ({ value: type, label: EXPORT_TYPE_NAMES[type] }))}
+            />
+            <LabelledSelect
+              id="export-format"
+              label="Format"
+              value={format}
+              onChange={setFormat}
+              options={AUDIO_EXPORT_FORMATS.map((name) => ({ value: name, label: AUDIO_FORMAT_NAMES[name] }))}
+            />
           </SimpleGrid>
           {exportType === 'selected' && (
             <fieldset data-testid="export-stems">

@@ -22,8 +22,8 @@ import { JOB_TYPE_NAMES, PROVIDER_NAMES, providerLine } from './jobState';
 import { comparedOutput } from './masteringState';
 import { useFollowedJob, useProjectBlocker } from './useFollowedJob';
 import { useJobLiveEvents } from './useJobLiveEvents';
+import { LabelledSelect } from '../../ui/LabelledSelect';
 
-const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
 
 /**
  * "AI Mastering": mastering settings, Start, the running job's real progress, then the result; the Enhance
@@ -60,30 +60,20 @@ export function MasteringPanel() {
               </Text>
             )}
             <SimpleGrid columns={{ base: 1, md: 3 }} gap="4">
-              <Stack gap="1">
-                <label htmlFor="master-type">
-                  <Text fontSize="sm">Master type</Text>
-                </label>
-                <select id="master-type" value={masterType} onChange={(event) => setMasterType(event.target.value as MasterType)} style={selectStyle}>
-                  {MASTER_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {MASTER_TYPE_NAMES[type]}
-                    </option>
-                  ))}
-                </select>
-              </Stack>
-              <Stack gap="1">
-                <label htmlFor="mastering-style">
-                  <Text fontSize="sm">Style</Text>
-                </label>
-                <select id="mastering-style" value={style} onChange={(event) => setStyle(event.target.value as MasteringStyle)} style={selectStyle}>
-                  {MASTERING_STYLES.map((name) => (
-                    <option key={name} value={name}>
-                      {name[0]!.toUpperCase() + name.slice(1)}
-                    </option>
-                  ))}
-                </select>
-              </Stack>
+              <LabelledSelect
+                id="master-type"
+                label="Master type"
+                value={masterType}
+                onChange={setMasterType}
+                options={MASTER_TYPES.map((type) => ({ value: type, label: MASTER_TYPE_NAMES[type] }))}
+              />
+              <LabelledSelect
+                id="mastering-style"
+                label="Style"
+                value={style}
+                onChange={setStyle}
+                options={MASTERING_STYLES.map((name) => ({ value: name, label: name[0]!.toUpperCase() + name.slice(1) }))}
+              />
               <Stack gap="1">
                 <label htmlFor="mastering-intensity">
                   <Text fontSize="sm">

@@ -4,10 +4,10 @@ import { Copy, Link2 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useAppSelector } from '../../app/hooks';
 import { toaster } from '../../ui/toaster';
-import { selectStyle } from '../export/AudioExportPanel';
 import { failureDescription } from '../export/exportState';
 import { useCreateShareLinkMutation, useListShareLinksQuery, useRevokeShareLinkMutation, type ShareLinkRecord } from './shareApi';
 import { absoluteUrl, EXPIRY_CHOICES, expiryDays, linkDate, newestFirst, STATUS_NAMES, STATUS_PALETTE, type ExpiryChoice } from './shareState';
+import { LabelledSelect } from '../../ui/LabelledSelect';
 
 /**
  * "Share": a read-only player page anyone with the link can open, signed out. The link's address is shown
@@ -45,18 +45,13 @@ export function SharePanel() {
             Anyone with the link can listen to this project's mix and see its analysis, without an account. They cannot change anything.
           </Text>
           <HStack gap="4" wrap="wrap" align="flex-end">
-            <Stack gap="1">
-              <label htmlFor="share-expiry">
-                <Text fontSize="sm">Link expires</Text>
-              </label>
-              <select id="share-expiry" value={expiry} onChange={(event) => setExpiry(event.target.value as ExpiryChoice)} style={selectStyle}>
-                {EXPIRY_CHOICES.map((choice) => (
-                  <option key={choice.id} value={choice.id}>
-                    {choice.label}
-                  </option>
-                ))}
-              </select>
-            </Stack>
+            <LabelledSelect
+              id="share-expiry"
+              label="Link expires"
+              value={expiry}
+              onChange={setExpiry}
+              options={EXPIRY_CHOICES.map((choice) => ({ value: choice.id, label: choice.label }))}
+            />
             <Button colorPalette="purple" disabled={!project || creating} onClick={() => void create()} data-testid="create-share-link">
               <Link2 />
               {creating ? 'Creating...' : 'Create Share Link'}

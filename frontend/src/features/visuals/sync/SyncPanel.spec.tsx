@@ -160,6 +160,6 @@ describe('SyncPanel', () => {
     expect(text('browser-output-status')).toBe('Standby: no output window open');
     const open = jest.spyOn(window, 'open').mockReturnValue(null);
     fireEvent.click(screen.getByRole('button', { name: 'Open output window' }));
-    expect(open).toHaveBeenCalledWith('/output', '_blank', expect.stringContaining('noopener'));
+    expect(open).toHaveBeenCalledWith('/output', 'stemdeck-output', expect.stringContaining('popup'));
   });
 });

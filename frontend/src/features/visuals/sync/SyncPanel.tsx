@@ -5,10 +5,10 @@ import { DEFAULT_RESOLUME_TARGET, parseTarget, type OscBridgeClient, type OscBri
 import { OscBridgeHelpLink, OscBridgeStatusLine } from '../../pads/OscBridgeStatusLine';
 import { watchOutputWindows } from '../output/outputPresence';
 import { argumentsText, clockTime, ROUTE_NAMES } from './oscMessageText';
+import { openOutputWindow } from '../output/outputRoute';
 
 /** The message list redraws at most this often, however fast messages go out. */
 export const LIST_REFRESH_MS = 100;
-export const OUTPUT_PATH = '/output';
 /** Where this browser remembers the Resolume target typed last. */
 const RESOLUME_TARGET_KEY = 'stemdeck.resolumeTarget';
 
@@ -158,7 +158,6 @@ function BrowserOutputCard({ watchWindows }: { watchWindows: typeof watchOutputW
   const [windows, setWindows] = useState(0);
   useEffect(() => watchWindows(setWindows), [watchWindows]);
   const live = windows > 0;
-  const open = () => window.open(OUTPUT_PATH, '_blank', 'noopener,popup,width=1280,height=720');
   return (
     <OutputCard title="Browser output" badge={live ? { text: 'Live', palette: 'green' } : { text: 'Standby', palette: 'gray' }} testId="browser-output">
       <Text fontSize="xs" data-testid="browser-output-status" data-state={live ? 'live' : 'standby'}>
@@ -166,9 +165,9 @@ function BrowserOutputCard({ watchWindows }: { watchWindows: typeof watchOutputW
       </Text>
       <HStack justify="space-between" wrap="wrap" gap="2">
         <Text fontSize="xs" color="fg.muted">
-          The visualizer full screen: put the window on a projector, or capture it in OBS (window capture or a browser source).
+          The visualizer full screen: put the window on a projector, or capture that window in OBS (Window Capture).
         </Text>
-        <Button size="sm" variant="outline" onClick={open}>
+        <Button size="sm" variant="outline" onClick={openOutputWindow}>
           Open output window
         </Button>
       </HStack>

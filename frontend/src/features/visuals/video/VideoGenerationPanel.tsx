@@ -9,8 +9,8 @@ import { useFollowedJob, useProjectBlocker } from '../../mastering/useFollowedJo
 import { useJobLiveEvents } from '../../mastering/useJobLiveEvents';
 import { useJobPace } from './useJobPace';
 import { customSpan, durationLabels, lookLine, spanLine, videoOutput, type CustomRange } from './videoPanelState';
+import { fieldStyle, LabelledSelect } from '../../../ui/LabelledSelect';
 
-const selectStyle = { padding: '6px 8px', borderRadius: 6, background: 'transparent', border: '1px solid var(--chakra-colors-border)' };
 const RESOLUTION_LABELS: Record<VideoResolutionName, string> = { '720p': '720p (HD)', '1080p': '1080p (Full HD)', '4k': '4K (Ultra HD)' };
 export const NOT_ANALYSED = 'The song is still being analysed. You can generate a video once it is.';
 export const NO_PROMPT = 'Describe a style for the video.';
@@ -82,30 +82,20 @@ export function VideoGenerationPanel() {
             </Text>
           </Stack>
           <SimpleGrid columns={{ base: 1, md: 2 }} gap="4">
-            <Stack gap="1">
-              <label htmlFor="video-duration">
-                <Text fontSize="sm">Duration</Text>
-              </label>
-              <select id="video-duration" value={duration} onChange={(event) => setDuration(event.target.value as VideoDuration)} style={selectStyle}>
-                {VIDEO_DURATIONS.map((name) => (
-                  <option key={name} value={name}>
-                    {labels[name]}
-                  </option>
-                ))}
-              </select>
-            </Stack>
-            <Stack gap="1">
-              <label htmlFor="video-resolution">
-                <Text fontSize="sm">Resolution</Text>
-              </label>
-              <select id="video-resolution" value={resolution} onChange={(event) => setResolution(event.target.value as VideoResolutionName)} style={selectStyle}>
-                {VIDEO_RESOLUTIONS.map((name) => (
-                  <option key={name} value={name}>
-                    {RESOLUTION_LABELS[name]}
-                  </option>
-                ))}
-              </select>
-            </Stack>
+            <LabelledSelect
+              id="video-duration"
+              label="Duration"
+              value={duration}
+              onChange={setDuration}
+              options={VIDEO_DURATIONS.map((name) => ({ value: name, label: labels[name] }))}
+            />
+            <LabelledSelect
+              id="video-resolution"
+              label="Resolution"
+              value={resolution}
+              onChange={setResolution}
+              options={VIDEO_RESOLUTIONS.map((name) => ({ value: name, label: RESOLUTION_LABELS[name] }))}
+            />
           </SimpleGrid>
           {duration === 'custom' && (
             <HStack gap="4" data-testid="video-custom-range">
@@ -113,13 +103,13 @@ export function VideoGenerationPanel() {
                 <label htmlFor="video-custom-start">
                   <Text fontSize="sm">From (m:ss)</Text>
                 </label>
-                <input id="video-custom-start" value={range.start} onChange={(event) => setRange({ ...range, start: event.target.value })} style={{ ...selectStyle, width: '7em' }} />
+                <input id="video-custom-start" value={range.start} onChange={(event) => setRange({ ...range, start: event.target.value })} style={{ ...fieldStyle, width: '7em' }} />
               </Stack>
               <Stack gap="1">
                 <label htmlFor="video-custom-end">
                   <Text fontSize="sm">To (m:ss)</Text>
                 </label>
-                <input id="video-custom-end" value={range.end} onChange={(event) => setRange({ ...range, end: event.target.value })} style={{ ...selectStyle, width: '7em' }} />
+                <input id="video-custom-end" value={range.end} onChange={(event) => setRange({ ...range, end: event.target.value })} style={{ ...fieldStyle, width: '7em' }} />
               </Stack>
             </HStack>
           )}
