@@ -1,7 +1,7 @@
 import { Box, Button, Code, Container, Heading, List, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router';
 import { OSC_PREFIX } from '../../audio/playbackEvents';
-import { DEFAULT_OSC_TARGET } from '../../instruments/oscBridgeClient';
+import { DEFAULT_OSC_TARGET, DEFAULT_RESOLUME_TARGET } from '../../instruments/oscBridgeClient';
 import { PageHeader } from '../../ui/PageHeader';
 
 /** Where the studio's "How to set up the OSC bridge" link leads; part of the app, so it works offline. */
@@ -60,6 +60,18 @@ export function OscBridgeHelpPage() {
             <Text>
               To <Code>{DEFAULT_OSC_TARGET}</Code> at first, Resolume’s usual OSC input on this computer. To send them elsewhere,
               type the receiver’s address and port under OSC out (for example <Code>192.168.1.20:9000</Code>) and choose Apply.
+            </Text>
+          </Stack>
+          <Stack gap="2">
+            <Heading as="h2" size="lg">
+              Resolume’s tempo
+            </Heading>
+            <Text>
+              In Video &amp; Visuals, the Resolume card sends Resolume its own tempo messages through the same bridge: the song’s
+              tempo to Resolume’s tempo fader and a restart of its beat on play and at every bar, so Resolume’s bars follow the
+              song. Type where Resolume listens (<Code>{DEFAULT_RESOLUME_TARGET}</Code> unless you changed its OSC input port in
+              Resolume’s preferences) and choose Connect; Disconnect stops them. The card’s list shows the latest messages that
+              really went out.
             </Text>
           </Stack>
           <Stack gap="2">
