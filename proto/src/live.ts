@@ -75,7 +75,62 @@ export const JobProgressMessage = z.object({ type: z.literal('job_progress'), jo
 export const JobCompletedMessage = z.object({ type: z.literal('job_completed'), job: Job });
 export const JobFailedMessage = z.object({ type: z.literal('job_failed'), job: Job });
 
-const clientMessages = [PingMessage, StemUpdateMessage, PadTriggerMessage] as const;
+/**
+ * Output links (the /output page in another browser, e.g. an OBS Browser Source): the studio page makes a
+ * random 128-bit key (base64url, 22 characters), registers it on its signed-in socket with `output_key`,
+ * and shows `<origin>/output?key=<key>`. Anyone holding that address may open the receive-only socket
+ * /ws/output?key=<key>, which carries nothing but visual frames. A key belongs to the first user who
+ * registers it; the gateway tells the studio socket how many such sockets listen (`output_presence`), and
+ * the studio sends `output_frame`s only while some do.
+ */
+export const OUTPUT_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+export const OutputKey = z.string().regex(OUTPUT_KEY_PATTERN, 'an output key is 22 base64url characters');
+/** The path of the receive-only output socket (the key in its query: ?key=). */
+export const OUTPUT_SOCKET_PATH = '/ws/output';
+/** One visual frame (the studio's binary frame: 'SV', version, mode, flags, pulse, tempo, lengths, bytes) at most this big. */
+export const MAX_OUTPUT_FRAME_BYTES = 4096;
+/** At most this many frames per second from one studio socket are passed on; the rest are dropped. */
+export const MAX_OUTPUT_FRAMES_PER_SECOND = 60;
+/** The close code and reason an output socket gets when its key is not (or no longer) registered by a studio. */
+export const OUTPUT_INACTIVE_CLOSE_CODE = 4404;
+export const OUTPUT_INACTIVE_REASON = 'This output link is not active: open the studio’s Video & Visuals';
+
+/** Client → server: this studio socket streams to output links with this key (again after every reconnect). */
+export const OutputKeyMessage = z.object({ type: z.literal('output_key'), key: OutputKey }).strict();
+export type OutputKeyMessage = z.infer<typeof OutputKeyMessage>;
+/** Client → server: one visual frame, base64, for the output sockets of this socket's key. */
+export const OutputFrameMessage = z
+  .object({ type: z.literal('output_frame'), data: z.string().max(Math.ceil(MAX_OUTPUT_FRAME_BYTES / 3) * 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64') })
+  .strict();
+export type OutputFrameMessage = z.infer<typeof OutputFrameMessage>;
+/** Server → the studio socket that registered a key: how many output sockets listen on it now (on every change). */
+export const OutputPresenceMessage = z.object({ type: z.literal('output_presence'), count: z.number().int().min(0) });
+export type OutputPresenceMessage = z.infer<typeof OutputPresenceMessage>;
+
+/** Whether bytes are one visual frame as the studio encodes it (magic 'SV', lengths that add up, not too big). */
+export function isVisualFrameBytes(bytes: Uint8Array): boolean {
+  if (bytes.length < 16 || bytes.length > MAX_OUTPUT_FRAME_BYTES || bytes[0] !== 0x53 || bytes[1] !== 0x56) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return 16 + view.getUint16(12, true) + view.getUint16(14, true) === bytes.length;
+}
+
+/** NATS subjects of one output key, named by a hash of the key (the key itself never travels on the bus). */
+export const outputSubjects = (keyHash: string) => ({
+  /** Core NATS: the frames, binary, from the studio socket's gateway to the output sockets' gateways. */
+  frames: `stemdeck.visuals.${keyHash}.frames`,
+  /** Core NATS request/reply to the gateway holding the studio socket: `join` (and again every few seconds), `leave`, `claim`. */
+  control: `stemdeck.visuals.${keyHash}.control`,
+});
+export const OutputControlRequest = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('join'), outputId: z.string().min(1).max(100) }),
+  z.object({ op: z.literal('leave'), outputId: z.string().min(1).max(100) }),
+  z.object({ op: z.literal('claim'), userId: z.string() }),
+]);
+export type OutputControlRequest = z.infer<typeof OutputControlRequest>;
+export const OutputControlReply = z.object({ ok: z.boolean(), userId: z.string().optional() });
+export type OutputControlReply = z.infer<typeof OutputControlReply>;
+
+const clientMessages = [PingMessage, StemUpdateMessage, PadTriggerMessage, OutputKeyMessage, OutputFrameMessage] as const;
 /** What only the gateway sends (it also relays the clients' `pad_trigger`). */
 const serverOnlyMessages = [
   WelcomeMessage,
@@ -92,6 +147,7 @@ const serverOnlyMessages = [
   JobProgressMessage,
   JobCompletedMessage,
   JobFailedMessage,
+  OutputPresenceMessage,
 ] as const;
 const serverMessages = [...serverOnlyMessages, PadTriggerMessage] as const;
 

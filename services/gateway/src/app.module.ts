@@ -21,6 +21,8 @@ import { ExportController } from './export/export.controller';
 import { JobsClient } from './jobs/jobs.client';
 import { JobsController } from './jobs/jobs.controller';
 import { JobEventsRelay } from './live/job-events.relay';
+import { OutputRelay } from './live/output.relay';
+import { NatsOutputBus, OUTPUT_BUS } from './live/output-bus.adapter';
 import { MediaClient } from './media/media.client';
 import { ProjectsController } from './projects/projects.controller';
 import { PublicShareController } from './sharing/public-share.controller';
@@ -74,6 +76,8 @@ export class AppModule {
         JobEventsRelay,
         OwnSocketsRelay,
         StemUpdateCommand,
+        { provide: OUTPUT_BUS, useFactory: () => new NatsOutputBus(config.NATS_URL) },
+        OutputRelay,
         MediaClient,
         JobsClient,
         ExportClient,

@@ -18,6 +18,9 @@ export interface LiveClient {
   send(message: LiveServerMessage): void;
 }
 
+/** Another WebSocket path on the gateway's server (e.g. the output sockets); it handles its own upgrade. */
+export type UpgradeRoute = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
 export type LiveHandler<T extends LiveClientMessage['type'] = LiveClientMessage['type']> = (client: LiveClient, message: LiveMessageOf<T>) => void | Promise<void>;
 
 function refuse(socket: Duplex, status: number, reason: string): void {
@@ -37,6 +40,8 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_LIVE_MESSAGE_BYTES });
   private readonly handlers = new Map<string, LiveHandler>();
   private readonly socketsByUser = new Map<string, Map<string, WebSocket>>();
+  private readonly routes = new Map<string, UpgradeRoute>();
+  private readonly closeListeners = new Set<(client: LiveClient) => void>();
   private heartbeat?: NodeJS.Timeout;
 
   constructor(
@@ -52,6 +57,16 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
   on<T extends LiveClientMessage['type']>(type: T, handler: LiveHandler<T>): void {
     // Dispatch looks a handler up by the parsed message's own type, so it always gets that type.
     this.handlers.set(type, handler as unknown as LiveHandler);
+  }
+
+  /** Hands upgrades to `path` (not /ws) to `route`. */
+  route(path: string, route: UpgradeRoute): void {
+    this.routes.set(path, route);
+  }
+
+  /** Calls `listener` when a signed-in socket has closed (state kept for that socket can go). */
+  onClose(listener: (client: LiveClient) => void): void {
+    this.closeListeners.add(listener);
   }
 
   /** Pushes a message to every open socket of one user (e.g. stem progress for their project), but the connection `exceptConnectionId`. */
@@ -83,6 +98,8 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     socket.on('error', () => socket.destroy());
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const route = this.routes.get(path);
+    if (route) return route(req, socket, head);
     if (path !== '/ws') return refuse(socket, 404, 'Not Found');
     const origin = requestOrigin(req);
     if (origin !== undefined && !this.config.allowedOrigins.has(origin)) return refuse(socket, 403, 'Forbidden');
@@ -106,11 +123,6 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     const sockets = this.socketsByUser.get(user.id) ?? new Map<string, WebSocket>();
     sockets.set(connectionId, ws);
     this.socketsByUser.set(user.id, sockets);
-    ws.on('close', () => {
-      sockets.delete(connectionId);
-      if (sockets.size === 0) this.socketsByUser.delete(user.id);
-    });
-    ws.on('error', (error) => this.logger.warn(`socket error for ${user.id}: ${error.message}`));
     const client: LiveClient = {
       user,
       connectionId,
@@ -118,6 +130,12 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
       },
     };
+    ws.on('close', () => {
+      sockets.delete(connectionId);
+      if (sockets.size === 0) this.socketsByUser.delete(user.id);
+      for (const listener of this.closeListeners) listener(client);
+    });
+    ws.on('error', (error) => this.logger.warn(`socket error for ${user.id}: ${error.message}`));
     ws.on('message', (data, isBinary) => void this.dispatch(client, data as Buffer, isBinary));
     client.send({ type: 'welcome', userId: user.id, connectionId, protocol: LIVE_PROTOCOL_VERSION });
   }
