@@ -2,6 +2,8 @@ import { Box, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState } from 'react';
 import { VisualizerView } from '../visualizer/visualizerView';
 import { decodeFrame, VISUALS_CHANNEL, type StreamedFrame } from './frameCodec';
+import { outputSocketUrl } from './outputLink';
+import { connectOutputLink } from './outputLinkSocket';
 import { announceOutputWindow } from './outputPresence';
 
 /** No frame for this long: the studio is not streaming (closed, or its visualizer not open). */
@@ -15,11 +17,15 @@ const HINT_MS = 3000;
  * own: the studio tab of this browser streams its frames (mode, analyser bytes, beat pulses) on a
  * BroadcastChannel, and this page draws the newest one each display frame. Nothing comes from the server, so
  * it needs no sign-in; it tells the studio it is open (announceOutputWindow) so the sync panel shows Live.
+ * Opened from an output link (/output?key=…, e.g. an OBS Browser Source, which is another browser), the
+ * frames come instead from the gateway's receive-only output socket for that key, reopened with back-off;
+ * a key no studio has registered shows the gateway's plain reason.
  */
 export function OutputPage() {
   const stageRef = useRef<HTMLDivElement>(null);
   const [waiting, setWaiting] = useState(true);
   const [hint, setHint] = useState(true);
+  const [inactiveReason, setInactiveReason] = useState<string | null>(null);
 
   useEffect(() => {
     document.title = 'Stemdeck output';
@@ -28,13 +34,20 @@ export function OutputPage() {
     let drawn = -1;
     let lastFrameAt = -Infinity;
     let wasWaiting = true;
-    const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(VISUALS_CHANNEL);
-    if (channel) {
-      channel.onmessage = (event) => {
-        const streamed = decodeFrame(event.data, performance.now());
-        if (streamed) latest = streamed;
-      };
-    }
+    const receive = (data: unknown) => {
+      const streamed = decodeFrame(data, performance.now());
+      if (streamed) latest = streamed;
+    };
+    const key = new URLSearchParams(window.location.search).get('key');
+    const channel = key || typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(VISUALS_CHANNEL);
+    if (channel) channel.onmessage = (event) => receive(event.data);
+    const stopLink = key
+      ? connectOutputLink({
+          url: outputSocketUrl(window.location, key),
+          onFrame: receive,
+          onState: (link) => setInactiveReason(link.state === 'inactive' ? link.reason || 'This output link is not active' : null),
+        })
+      : () => undefined;
     let frame = 0;
     const draw = () => {
       const now = performance.now();
@@ -51,12 +64,13 @@ export function OutputPage() {
     frame = requestAnimationFrame(draw);
     // randomUUID exists only on https and localhost; a studio reached over the LAN by plain http has neither.
     const windowId = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-    const goodbye = announceOutputWindow(windowId);
+    const goodbye = key ? () => undefined : announceOutputWindow(windowId);
     window.addEventListener('pagehide', goodbye);
     return () => {
       cancelAnimationFrame(frame);
       window.removeEventListener('pagehide', goodbye);
       goodbye();
+      stopLink();
       channel?.close();
       view.dispose();
     };
@@ -67,6 +81,8 @@ export function OutputPage() {
     const timer = setTimeout(() => setHint(false), HINT_MS);
     return () => clearTimeout(timer);
   }, [hint]);
+
+  const linked = new URLSearchParams(window.location.search).has('key');
 
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
@@ -87,10 +103,20 @@ export function OutputPage() {
       <Box ref={stageRef} position="absolute" inset="0" data-testid="visualizer-stage" />
       {waiting && (
         <Stack position="absolute" inset="0" align="center" justify="center" gap="2" p="6" textAlign="center" data-testid="output-waiting">
-          <Text color="white" fontSize="xl">
-            Waiting for the studio’s visualizer
-          </Text>
-          <Text color="gray.300">Open Video &amp; Visuals in the studio, in this browser, and play something.</Text>
+          {inactiveReason ? (
+            <Text color="white" fontSize="xl" data-testid="output-inactive">
+              {inactiveReason}
+            </Text>
+          ) : (
+            <>
+              <Text color="white" fontSize="xl">
+                Waiting for the studio’s visualizer
+              </Text>
+              <Text color="gray.300">
+                {linked ? 'Keep the studio’s Video & Visuals open and play something.' : 'Open Video & Visuals in the studio, in this browser, and play something.'}
+              </Text>
+            </>
+          )}
         </Stack>
       )}
       {hint && !waiting && (

@@ -6,6 +6,8 @@ import { OscBridgeHelpLink, OscBridgeStatusLine } from '../../pads/OscBridgeStat
 import { watchOutputWindows } from '../output/outputPresence';
 import { argumentsText, clockTime, ROUTE_NAMES } from './oscMessageText';
 import { openOutputWindow } from '../output/outputRoute';
+import { outputLinkAddress, remoteOutputs } from '../output/outputLink';
+import { useLiveChannel } from '../../live/useLiveConnection';
 
 /** The message list redraws at most this often, however fast messages go out. */
 export const LIST_REFRESH_MS = 100;
@@ -154,14 +156,42 @@ function ResolumeCard({ client, status }: { client: OscBridgeClient; status: Osc
   );
 }
 
+function outputStatusText(windows: number, links: number): string {
+  if (windows === 0 && links === 0) return 'Standby: no output window open';
+  const parts = [];
+  if (windows > 0) parts.push(`${windows} output window${windows === 1 ? '' : 's'} open`);
+  if (links > 0) parts.push(`${links} OBS source${links === 1 ? '' : 's'} or other browser${links === 1 ? '' : 's'}`);
+  return `Live: ${parts.join(' · ')}`;
+}
+
+/** The output link (for OBS or another computer): registered on the studio's live connection while it is open. */
+function useOutputLink(): { address: string; links: number } {
+  const live = useLiveChannel();
+  const outputs = remoteOutputs();
+  const [links, setLinks] = useState(outputs.count);
+  useEffect(() => {
+    if (live) outputs.attach(live);
+    return outputs.watch(setLinks);
+  }, [live, outputs]);
+  return { address: outputLinkAddress(window.location.origin, outputs.key), links };
+}
+
 function BrowserOutputCard({ watchWindows }: { watchWindows: typeof watchOutputWindows }) {
   const [windows, setWindows] = useState(0);
   useEffect(() => watchWindows(setWindows), [watchWindows]);
-  const live = windows > 0;
+  const { address, links } = useOutputLink();
+  const [copied, setCopied] = useState(false);
+  const live = windows > 0 || links > 0;
+  const copy = () => {
+    void navigator.clipboard
+      ?.writeText(address)
+      .then(() => setCopied(true))
+      .catch(() => setCopied(false));
+  };
   return (
     <OutputCard title="Browser output" badge={live ? { text: 'Live', palette: 'green' } : { text: 'Standby', palette: 'gray' }} testId="browser-output">
-      <Text fontSize="xs" data-testid="browser-output-status" data-state={live ? 'live' : 'standby'}>
-        {live ? `Live: ${windows} output window${windows === 1 ? '' : 's'} open` : 'Standby: no output window open'}
+      <Text fontSize="xs" data-testid="browser-output-status" data-state={live ? 'live' : 'standby'} data-links={links}>
+        {outputStatusText(windows, links)}
       </Text>
       <HStack justify="space-between" wrap="wrap" gap="2">
         <Text fontSize="xs" color="fg.muted">
@@ -171,6 +201,21 @@ function BrowserOutputCard({ watchWindows }: { watchWindows: typeof watchOutputW
           Open output window
         </Button>
       </HStack>
+      <Stack gap="1">
+        <Text fontSize="xs" fontWeight="medium">
+          Link for OBS
+        </Text>
+        <Text fontSize="xs" color="fg.muted">
+          Add a Browser Source in OBS (or open it on another computer) with this address. It shows this studio’s
+          visualizer while this page is open; anyone with the link can watch it, so share it only with your own setup.
+        </Text>
+        <HStack gap="2">
+          <Input size="xs" readOnly value={address} aria-label="Output link address" data-testid="output-link" onFocus={(event) => event.currentTarget.select()} />
+          <Button size="xs" variant="outline" onClick={copy}>
+            {copied ? 'Copied' : 'Copy'}
+          </Button>
+        </HStack>
+      </Stack>
     </OutputCard>
   );
 }

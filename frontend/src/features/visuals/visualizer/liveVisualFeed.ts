@@ -5,6 +5,7 @@ import { studioPlayer } from '../../../audio/studioPlayer';
 import { controlOutputs } from '../../../instruments/controlOutputs';
 import { currentInstrumentRack, onInstrumentRack } from '../../../instruments/rackRegistry';
 import { encodeFrame, VISUALS_CHANNEL } from '../output/frameCodec';
+import { remoteOutputs, REMOTE_FRAME_EVERY_MS } from '../output/outputLink';
 import { watchOutputWindows } from '../output/outputPresence';
 import { BeatDetector } from './beatDetector';
 import { BeatPulse, type BeatSource } from './beatPulse';
@@ -41,6 +42,10 @@ export interface FeedDeps {
   watchOutputs(listener: (count: number) => void): void;
   /** Streams one encoded frame to the output windows. */
   broadcast(frame: ArrayBuffer): void;
+  /** Calls back with the number of output pages in other browsers (output links, e.g. OBS) now and on every change. */
+  watchRemoteOutputs?(listener: (count: number) => void): void;
+  /** Sends one encoded frame to those pages (through the gateway). */
+  sendRemote?(frame: ArrayBuffer): void;
   /** Stops streaming (nothing is running). */
   stopBroadcast(): void;
   /** The next tick: on the next display frame while the page is visible, on a timer otherwise. */
@@ -65,6 +70,8 @@ export function studioFeedDeps(): FeedDeps {
     clockedPlaying: () => studioPlayer.playing || (currentInstrumentRack()?.owner ?? null) !== null,
     sendBeat: (event) => controlOutputs.playback(event),
     watchOutputs: (listener) => void watchOutputWindows(listener),
+    watchRemoteOutputs: (listener) => void remoteOutputs().watch(listener),
+    sendRemote: (frame) => remoteOutputs().send(frame),
     broadcast: (frame) => {
       channel ??= typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(VISUALS_CHANNEL);
       channel?.postMessage(frame);
@@ -99,8 +106,9 @@ function savedMode(): VisualMode {
  * The studio's live visual frames: each tick reads the master bus's analyser (after the context exists; silence
  * before), finds beats (BeatPulse: the playing stems' or sequencer's own beat events win, else the live
  * detector's onsets, which are then sent as playback beat events → OSC /stemdeck/beat), hands the frame to the
- * panel's view and streams it to open output windows. It runs while a viewer watches (the panel, mounted and
- * on screen) or an output window is open, and not otherwise.
+ * panel's view and streams it to open output windows (this browser's, and output links' pages elsewhere at 30
+ * per second). It runs while a viewer watches (the panel, mounted and on screen) or an output is open, and not
+ * otherwise.
  */
 export class LiveVisualFeed {
   private readonly waveform = new Uint8Array(MASTER_ANALYSER_SIZE).fill(128);
@@ -114,6 +122,8 @@ export class LiveVisualFeed {
   private audioTime: (() => number) | null = null;
   private detector = new BeatDetector(48_000 / MASTER_ANALYSER_SIZE);
   private outputWindows = 0;
+  private remoteOutputs = 0;
+  private lastRemoteSend = -Infinity;
   private sequence = 0;
   private lastBroadcast = -Infinity;
   private liveBeats = 0;
@@ -174,10 +184,14 @@ export class LiveVisualFeed {
       this.outputWindows = count;
       this.updateRunning();
     });
+    this.deps.watchRemoteOutputs?.((count) => {
+      this.remoteOutputs = count;
+      this.updateRunning();
+    });
   }
 
   private updateRunning(): void {
-    const wanted = this.viewers.size > 0 || this.outputWindows > 0;
+    const wanted = this.viewers.size > 0 || this.outputWindows > 0 || this.remoteOutputs > 0;
     if (wanted && !this.running) {
       this.running = { cancel: null };
       this.schedule();
@@ -201,6 +215,10 @@ export class LiveVisualFeed {
     if (this.outputWindows > 0 && now - this.lastBroadcast >= BROADCAST_EVERY_MS) {
       this.lastBroadcast = now;
       this.deps.broadcast(encodeFrame(this.currentMode, this.frame, this.sequence++));
+    }
+    if (this.remoteOutputs > 0 && now - this.lastRemoteSend >= REMOTE_FRAME_EVERY_MS - 1) {
+      this.lastRemoteSend = now;
+      this.deps.sendRemote?.(encodeFrame(this.currentMode, this.frame, this.sequence++));
     }
     this.schedule();
   }
