@@ -1,4 +1,4 @@
-import { LIVE_CLIENT_MESSAGE_TYPES, LiveMessage, parseClientFrame, parseServerFrame } from './live';
+import { isVisualFrameBytes, LIVE_CLIENT_MESSAGE_TYPES, LiveMessage, MAX_OUTPUT_FRAME_BYTES, parseClientFrame, parseServerFrame } from './live';
 
 describe('parseClientFrame (the gateway edge of /ws)', () => {
   it('accepts a message a client may send, typed', () => {
@@ -63,5 +63,36 @@ describe('parseServerFrame (the browser edge of /ws)', () => {
 
   it('keeps every client message type inside the one union', () => {
     for (const type of LIVE_CLIENT_MESSAGE_TYPES) expect(LiveMessage.optionsMap.has(type)).toBe(true);
+  });
+});
+
+describe('output links on /ws', () => {
+  const frame = (waveform: number, spectrum: number) => {
+    const bytes = new Uint8Array(16 + waveform + spectrum);
+    bytes.set([0x53, 0x56, 1, 0]);
+    new DataView(bytes.buffer).setUint16(12, waveform, true);
+    new DataView(bytes.buffer).setUint16(14, spectrum, true);
+    return bytes;
+  };
+
+  it('takes a 22-character base64url key and nothing else', () => {
+    expect(parseClientFrame('{"type":"output_key","key":"AAAAAAAAAAAAAAAAAAAA-_"}')).toMatchObject({ ok: true });
+    expect(parseClientFrame('{"type":"output_key","key":"short"}')).toMatchObject({ ok: false, error: { code: 'invalid', for: 'output_key' } });
+    expect(parseClientFrame('{"type":"output_key","key":"AAAAAAAAAAAAAAAAAAAA-_","userId":"u"}')).toMatchObject({ ok: false });
+  });
+
+  it('takes a base64 frame up to 4 KB and refuses a bigger one', () => {
+    const fits = Buffer.from(frame(2040, 2040)).toString('base64');
+    expect(parseClientFrame(JSON.stringify({ type: 'output_frame', data: fits }))).toMatchObject({ ok: true });
+    const tooBig = Buffer.from(frame(2048, 2048)).toString('base64');
+    expect(parseClientFrame(JSON.stringify({ type: 'output_frame', data: tooBig }))).toMatchObject({ ok: false, error: { for: 'output_frame' } });
+    expect(parseServerFrame('{"type":"output_presence","count":2}')).toEqual({ ok: true, message: { type: 'output_presence', count: 2 } });
+  });
+
+  it('knows a visual frame by its magic and lengths', () => {
+    expect(isVisualFrameBytes(frame(1024, 1024))).toBe(true);
+    expect(isVisualFrameBytes(frame(1024, 1024).subarray(0, 2000))).toBe(false);
+    expect(isVisualFrameBytes(new TextEncoder().encode('{"userId":"someone","email":"a@b.c"}'))).toBe(false);
+    expect(isVisualFrameBytes(frame(MAX_OUTPUT_FRAME_BYTES, 0))).toBe(false);
   });
 });
