@@ -68,7 +68,11 @@ export class RemoteOutputs {
     this.channel = channel;
     this.setCount(0);
     this.unsubscribe = channel.subscribe((message) => {
-      if (message.type === 'welcome') channel.send({ type: 'output_key', key: this.key });
+      if (message.type === 'welcome') {
+        // A new socket: the gateway knows no outputs of it until it has registered the key again.
+        this.setCount(0);
+        channel.send({ type: 'output_key', key: this.key });
+      }
       else if (message.type === 'output_presence') this.setCount(message.count);
     });
     if (channel.connectionId() !== null) channel.send({ type: 'output_key', key: this.key });
