@@ -140,4 +140,27 @@ describe('LiveVisualFeed', () => {
     expect(new Set(seen)).toEqual(new Set(['128-0-0']));
     expect(studio.state.sent).toHaveLength(0);
   });
+
+  it('streams to output links (another browser, OBS) at 30 frames a second, only while the gateway counts some', () => {
+    const studio = fakeStudio();
+    let remote: ((count: number) => void) | null = null;
+    const sentRemote: ArrayBuffer[] = [];
+    const feed = new LiveVisualFeed({ ...studio.deps, watchRemoteOutputs: (listener) => void (remote = listener), sendRemote: (frame) => void sentRemote.push(frame) });
+    const stopViewer = feed.watch(() => undefined);
+    stopViewer();
+    studio.run(1);
+    expect(feed.active).toBe(false);
+    remote!(1);
+    expect(feed.active).toBe(true);
+    studio.run(2);
+    expect(sentRemote.length).toBeGreaterThanOrEqual(58);
+    expect(sentRemote.length).toBeLessThanOrEqual(61);
+    expect(decodeFrame(sentRemote[0]!)).not.toBeNull();
+    expect(studio.state.broadcasts).toHaveLength(0); // no output window of this browser: nothing on its channel
+    remote!(0);
+    expect(feed.active).toBe(false);
+    const count = sentRemote.length;
+    studio.run(1);
+    expect(sentRemote.length).toBe(count);
+  });
 });
