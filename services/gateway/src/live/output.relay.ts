@@ -24,6 +24,7 @@ export const OUTPUT_STALE_MS = 5000;
 const CONTROL_TIMEOUT_MS = 1000;
 /** An output socket only receives; anything it sends is ignored, and more than this closes it. */
 const OUTPUT_SOCKET_MAX_PAYLOAD = 1024;
+const OUTPUT_MISSED_PINGS = 3;
 
 /** The bus names a key by this hash, so the key itself (the capability) never travels on NATS. */
 export const hashOutputKey = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 32);
@@ -69,6 +70,8 @@ export class OutputRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private readonly studios = new Map<string, StudioKey>();
   private readonly studioKeyByConnection = new Map<string, string>();
   private readonly outputs = new Map<string, OutputGroup>();
+  /** Pings each output socket missed in a row (a half-open OBS source is dropped after OUTPUT_MISSED_PINGS). */
+  private readonly missedPings = new WeakMap<WebSocket, number>();
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -192,6 +195,8 @@ export class OutputRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       ws.on('error', (error) => this.logger.warn(`output socket error: ${error.message}`));
       ws.on('message', () => undefined); // receive-only
+      this.missedPings.set(ws, 0);
+      ws.on('pong', () => this.missedPings.set(ws, 0));
       void this.acceptOutput(ws, key);
     });
   }
@@ -231,8 +236,20 @@ export class OutputRelay implements OnApplicationBootstrap, OnApplicationShutdow
     for (const socket of group.sockets.values()) if (socket.readyState === WebSocket.OPEN) socket.send(frame, { binary: true });
   }
 
-  /** Every OUTPUT_JOIN_EVERY_MS: outputs say they still listen (closed when nobody serves their key); studios forget silent ones. */
+  /**
+   * Every OUTPUT_JOIN_EVERY_MS: output sockets are pinged (dropped after missing OUTPUT_MISSED_PINGS), outputs say
+   * they still listen (closed when nobody serves their key), studios forget silent ones.
+   */
   async tick(): Promise<void> {
+    for (const socket of this.wss.clients) {
+      const missed = this.missedPings.get(socket) ?? 0;
+      if (missed >= OUTPUT_MISSED_PINGS) {
+        socket.terminate();
+        continue;
+      }
+      this.missedPings.set(socket, missed + 1);
+      socket.ping();
+    }
     const now = this.clock.now();
     for (const studio of this.studios.values()) {
       for (const [outputId, seen] of studio.outputs) if (now - seen > OUTPUT_STALE_MS) studio.outputs.delete(outputId);
