@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
+import { chromiumPerTest, signInThroughKeycloak, watchPage } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { makeClip } from '../support/media';
 import { expectInViewport, uploadThroughChooser, waitForStems } from '../support/studio';
@@ -72,7 +72,7 @@ async function untilStill(page: Page, element: Locator, timeoutMs: number): Prom
 describe('the live visualizer in Chromium', () => {
   const chromium = chromiumPerTest({ width: 1400, height: 1000 });
 
-  it('moves in every mode while the stems play, stands still when paused, and mirrors itself into the output window', async () => {
+  it('moves in every mode while the stems play, stands still when paused, and mirrors itself into the output window and an output link', async () => {
     const page = chromium.page;
     await signInThroughKeycloak(page);
     await page.goto(`${BASE_URL}/app`);
@@ -139,6 +139,38 @@ describe('the live visualizer in Chromium', () => {
     // It follows the studio's mode.
     await modes.getByRole('button', { name: 'Circular', exact: true }).click();
     await output.locator('[data-testid="visualizer-stage"][data-mode="circular"]').waitFor();
+
+    // The output link: a second browser that is not signed in (as OBS's Browser Source is) draws the same picture
+    // through the gateway, and the card counts it; a link no studio has registered says so in plain words.
+    const card = page.getByTestId('browser-output');
+    const address = await card.getByTestId('output-link').inputValue();
+    expect(address).toMatch(new RegExp(`^${BASE_URL}/output\\?key=[A-Za-z0-9_-]{22}$`));
+    const obsBrowser = await chromium.browser.newContext({ viewport: { width: 960, height: 540 } });
+    try {
+      const obs = await obsBrowser.newPage();
+      watchPage(obs);
+      await obs.goto(address);
+      const obsStage = obs.getByTestId('output-page');
+      await obs.locator('[data-testid="output-page"][data-waiting="false"]').waitFor({ timeout: 15_000 });
+      await obs.locator('[data-testid="visualizer-stage"][data-mode="circular"]').waitFor();
+      await obs.waitForTimeout(500);
+      const remote = await movement(obs, obsStage);
+      expect({ moves: remote.changed > 0.002, lit: remote.lit > 0.01 }).toEqual({ moves: true, lit: true });
+      await card.locator('[data-testid="browser-output-status"][data-links="1"]').waitFor({ timeout: 10_000 });
+      expect(await card.getByTestId('browser-output-status').innerText()).toBe('Live: 1 output window open · 1 OBS source or other browser');
+      await expectInViewport(page, 'browser-output-status');
+
+      const stranger = await obsBrowser.newPage();
+      watchPage(stranger);
+      await stranger.goto(`${BASE_URL}/output?key=AAAAAAAAAAAAAAAAAAAAAA`);
+      await stranger.getByTestId('output-inactive').waitFor({ timeout: 10_000 });
+      expect(await stranger.getByTestId('output-inactive').innerText()).toBe('This output link is not active: open the studio’s Video & Visuals');
+      await obs.close();
+      await card.locator('[data-testid="browser-output-status"][data-links="0"]').waitFor({ timeout: 10_000 });
+      expect(await card.getByTestId('browser-output-status').innerText()).toBe('Live: 1 output window open');
+    } finally {
+      await obsBrowser.close();
+    }
 
     // Leaving the section stops the panel's drawing; the output window keeps being fed while it is open.
     await page.getByTestId('sidebar').getByRole('button', { name: 'Upload & Split' }).click();
