@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ProviderFailure } from '../jobs/job-runner';
+import { providerRequest, sleep } from './provider-request';
 
 /*
  * Dolby.io Media Processing API client (auth, input upload, submit, poll, output download) for the Music
@@ -54,20 +55,6 @@ interface JobStatus {
   progress?: number;
   error?: { type?: string; title?: string; detail?: string };
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 export class DolbyMediaClient {
   private token: { value: string; expiresAt: number } | null = null;
@@ -156,34 +143,22 @@ export class DolbyMediaClient {
   }
 
   /** One request, retried with backoff on 5xx and network errors; 401/403 → refused credentials. */
-  private async request(
+  private request(
     method: string,
     url: string,
     signal: AbortSignal,
     headers: Record<string, string>,
     body?: () => RequestInit['body'],
   ): Promise<Response> {
-    for (let attempt = 1; ; attempt++) {
-      let response: Response;
-      try {
-        response = await fetch(url, { method, headers, body: body?.(), signal, duplex: 'half' } as RequestInit);
-      } catch (error) {
-        if (signal.aborted || attempt >= this.config.retries) throw signal.aborted ? signal.reason : error;
-        await sleep(this.config.pollMs * attempt, signal);
-        continue;
-      }
-      if (response.ok) return response;
-      if (response.status === 401 || response.status === 403) {
+    return providerRequest(method, url, headers, body, {
+      signal,
+      retries: this.config.retries,
+      pauseMs: this.config.pollMs,
+      refused: () => {
         if (!url.endsWith('/v1/auth/token')) this.token = null;
-        throw new DolbyError('The Dolby credentials were refused');
-      }
-      if (response.status >= 500 && attempt < this.config.retries) {
-        await response.body?.cancel();
-        await sleep(this.config.pollMs * attempt, signal);
-        continue;
-      }
-      const text = await response.text();
-      throw new DolbyError(`Dolby answered ${response.status} to ${method} ${new URL(url).pathname}: ${text.slice(0, 200)}`);
-    }
+        return new DolbyError('The Dolby credentials were refused');
+      },
+      failed: (status, where, detail) => new DolbyError(`Dolby answered ${status} to ${where}: ${detail}`),
+    });
   }
 }

@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ProviderFailure } from '../jobs/job-runner';
+import { providerRequest, sleep } from './provider-request';
 
 /*
  * LANDR mastering: LANDR publishes NO public mastering API (its mastering is offered to partners under
@@ -24,20 +25,6 @@ export interface LandrConfig {
 
 /** LANDR's refusal or reason, in words users can read (the job's error shows it). */
 export class LandrError extends ProviderFailure {}
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 export class LandrMasteringClient {
   constructor(
@@ -75,24 +62,13 @@ export class LandrMasteringClient {
     return (await response.json()) as T;
   }
 
-  private async request(method: string, url: string, signal: AbortSignal, headers: Record<string, string>, body?: () => RequestInit['body']): Promise<Response> {
-    for (let attempt = 1; ; attempt++) {
-      let response: Response;
-      try {
-        response = await fetch(url, { method, headers, body: body?.(), signal, duplex: 'half' } as RequestInit);
-      } catch (error) {
-        if (signal.aborted || attempt >= this.config.retries) throw signal.aborted ? signal.reason : error;
-        await sleep(this.config.pollMs * attempt, signal);
-        continue;
-      }
-      if (response.ok) return response;
-      if (response.status === 401 || response.status === 403) throw new LandrError('The LANDR credentials were refused');
-      if (response.status >= 500 && attempt < this.config.retries) {
-        await response.body?.cancel();
-        await sleep(this.config.pollMs * attempt, signal);
-        continue;
-      }
-      throw new LandrError(`LANDR answered ${response.status} to ${method} ${new URL(url).pathname}: ${(await response.text()).slice(0, 200)}`);
-    }
+  private request(method: string, url: string, signal: AbortSignal, headers: Record<string, string>, body?: () => RequestInit['body']): Promise<Response> {
+    return providerRequest(method, url, headers, body, {
+      signal,
+      retries: this.config.retries,
+      pauseMs: this.config.pollMs,
+      refused: () => new LandrError('The LANDR credentials were refused'),
+      failed: (status, where, detail) => new LandrError(`LANDR answered ${status} to ${where}: ${detail}`),
+    });
   }
 }

@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ProviderFailure } from '../jobs/job-runner';
+import { providerRequest, sleep } from './provider-request';
 
 /*
  * Runway's developer API (docs.dev.runwayml.com): every request carries `Authorization: Bearer <key>` and the
@@ -49,20 +50,6 @@ interface RunwayTask {
   failure?: string;
   failureCode?: string;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 
 /** Generates one silent clip from a text prompt and downloads it. A cancelled job cancels its Runway task too. */
 export class RunwayVideoClient {
@@ -130,25 +117,15 @@ export class RunwayVideoClient {
     return (await response.json()) as T;
   }
 
-  private async request(method: string, url: string, signal: AbortSignal, headers: Record<string, string>, body?: string): Promise<Response> {
-    for (let attempt = 1; ; attempt++) {
-      let response: Response;
-      try {
-        response = await fetch(url, { method, headers, body, signal });
-      } catch (error) {
-        if (signal.aborted || attempt >= this.config.retries) throw signal.aborted ? signal.reason : error;
-        await sleep(this.config.pollMs * attempt, signal);
-        continue;
-      }
-      if (response.ok) return response;
-      if (response.status === 401 || response.status === 403) throw new RunwayError('The Runway API key was refused');
+  private request(method: string, url: string, signal: AbortSignal, headers: Record<string, string>, body?: string): Promise<Response> {
+    return providerRequest(method, url, headers, body === undefined ? undefined : () => body, {
+      signal,
+      retries: this.config.retries,
+      pauseMs: this.config.pollMs,
       // 429: Runway's rate limit; 5xx: its trouble. Both are retried after a pause.
-      if ((response.status === 429 || response.status >= 500) && attempt < this.config.retries) {
-        await response.body?.cancel();
-        await sleep(this.config.pollMs * attempt, signal);
-        continue;
-      }
-      throw new RunwayError(`Runway answered ${response.status} to ${method} ${new URL(url).pathname}: ${(await response.text()).slice(0, 200)}`);
-    }
+      retryStatuses: [429],
+      refused: () => new RunwayError('The Runway API key was refused'),
+      failed: (status, where, detail) => new RunwayError(`Runway answered ${status} to ${where}: ${detail}`),
+    });
   }
 }
