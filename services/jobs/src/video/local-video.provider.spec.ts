@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VideoRenderRequest } from './video-renderer.port';
 import { localChorus } from './local-video.provider';
+import { FfmpegVideoRenderer } from './render/ffmpeg-video-renderer';
 
 describe('localChorus: the local renderer\'s chorus for a cloud video (real ffmpeg)', () => {
   let dir: string;
@@ -29,6 +30,6 @@ describe('localChorus: the local renderer\'s chorus for a cloud video (real ffmp
   }, 30_000);
 
   it('takes a song no longer than the loop whole, without reading it', async () => {
-    expect(await localChorus('no-such-ffmpeg')(request([{ input: 'x', gainDb: 0 }], 24))).toEqual({ startSeconds: 0, endSeconds: 24 });
+    expect(await localChorus(new FfmpegVideoRenderer({ ffmpeg: 'no-such-ffmpeg' }))(request([{ input: 'x', gainDb: 0 }], 24))).toEqual({ startSeconds: 0, endSeconds: 24 });
   });
 });

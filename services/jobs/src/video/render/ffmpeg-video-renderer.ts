@@ -126,6 +126,15 @@ export class FfmpegVideoRenderer implements VideoRenderer {
       const startSeconds = Math.min(Math.max(0, span.startSeconds), songSeconds);
       return { startSeconds, endSeconds: Math.min(Math.max(startSeconds, span.endSeconds), songSeconds) };
     }
+    return this.chorusOf({ ...request, bpm, beatsPerBar, onProgress: (fraction) => request.onProgress(fraction * CHORUS_ANALYSIS_SHARE) });
+  }
+
+  /**
+   * The song's chorus (chorus.ts) from the stems' mono mix read once at the analysis rate; a song no longer than
+   * the loop is taken whole. A cloud provider's video of the same song uses it too (local-video.provider.ts).
+   */
+  async chorusOf(request: Pick<VideoRenderRequest, 'stems' | 'songSeconds' | 'bpm' | 'beatsPerBar' | 'signal' | 'onProgress'>): Promise<ChorusChoice> {
+    const { songSeconds, bpm, beatsPerBar } = request;
     if (songSeconds <= CHORUS_SECONDS) return { startSeconds: 0, endSeconds: songSeconds };
     const reader = new SongFeatureReader();
     if (request.stems.length > 0) {
@@ -139,7 +148,7 @@ export class FfmpegVideoRenderer implements VideoRenderer {
         ffmpeg: this.config.ffmpeg,
         durationSeconds: songSeconds,
         onStdout: (chunk) => reader.push(chunk),
-        onProgress: (fraction) => request.onProgress(fraction * CHORUS_ANALYSIS_SHARE),
+        onProgress: request.onProgress,
         signal: request.signal,
         timeoutSeconds: this.runLimit(songSeconds / 4),
       }).done;
