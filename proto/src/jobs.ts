@@ -199,10 +199,12 @@ export const Job = z.object({
 export type Job = z.infer<typeof Job>;
 
 const owned = { ownerId: z.string().min(1) };
+/** The project a new job is for (each create body names one). */
+const jobProjectId = z.string({ required_error: 'Required' }).min(1, 'Required').max(200);
 
 /** POST /api/jobs/landr-master. */
 export const CreateMasteringJobBody = z.object({
-  projectId: z.string({ required_error: 'Required' }).min(1, 'Required').max(200),
+  projectId: jobProjectId,
   parameters: MasteringParameters,
 });
 export type CreateMasteringJobBody = z.infer<typeof CreateMasteringJobBody>;
@@ -211,7 +213,7 @@ export type CreateMasteringJobRequest = z.infer<typeof CreateMasteringJobRequest
 
 /** POST /api/jobs/dolby-enhance. */
 export const CreateEnhanceJobBody = z.object({
-  projectId: z.string({ required_error: 'Required' }).min(1, 'Required').max(200),
+  projectId: jobProjectId,
   parameters: EnhanceParameters,
 });
 export type CreateEnhanceJobBody = z.infer<typeof CreateEnhanceJobBody>;
@@ -220,7 +222,7 @@ export type CreateEnhanceJobRequest = z.infer<typeof CreateEnhanceJobRequest>;
 
 /** POST /api/jobs/runway-video (the configured video provider renders it: the local renderer unless Runway is). */
 export const CreateVideoJobBody = z.object({
-  projectId: z.string({ required_error: 'Required' }).min(1, 'Required').max(200),
+  projectId: jobProjectId,
   parameters: VideoParameters,
 });
 export type CreateVideoJobBody = z.input<typeof CreateVideoJobBody>;
