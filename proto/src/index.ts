@@ -9,6 +9,23 @@ export * from './health';
 // The zod enums in media.ts and jobs.ts carry the same names as vocabulary.ts's types (and equal them).
 export {
   AUDIO_EXPORT_FORMATS,
+  CHAT_HISTORY_ON_JOIN,
+  CHAT_MESSAGE_MAX,
+  CHAT_RATE_LIMIT,
+  CHAT_REFETCH_MS,
+  COLLABORATION_PADS,
+  CURSOR_MIN_INTERVAL_MS,
+  PAD_PRESS_HIGHLIGHT_MS,
+  PRESENCE_HEARTBEAT_MS,
+  PRESENCE_TTL_MS,
+  REMOTE_PAD_PULSE_MS,
+  SESSION_NAME_MAX,
+  SESSION_PARTICIPANTS_DEFAULT,
+  SESSION_PARTICIPANTS_MAX,
+  SESSION_PARTICIPANTS_MIN,
+  SESSION_ROLES,
+  TRANSPORT_START_LEAD_MS,
+  type CollaborationPad,
   ENGINE_NAMES,
   EXPORT_MASTERINGS,
   EXPORT_STATUSES,
@@ -42,5 +59,6 @@ export {
 export * from './media';
 export * from './jobs';
 export * from './export';
+export * from './sessions';
 export * from './live';
 export * from './storage-keys';

@@ -1,4 +1,4 @@
-import { isVisualFrameBytes, LIVE_CLIENT_MESSAGE_TYPES, LiveMessage, MAX_OUTPUT_FRAME_BYTES, parseClientFrame, parseServerFrame } from './live';
+import { isVisualFrameBytes, LIVE_CLIENT_MESSAGE_TYPES, LIVE_SERVER_MESSAGE_TYPES, MAX_OUTPUT_FRAME_BYTES, parseClientFrame, parseServerFrame, sessionChangeOf, type AudioEventMessage } from './live';
 
 describe('parseClientFrame (the gateway edge of /ws)', () => {
   it('accepts a message a client may send, typed', () => {
@@ -61,8 +61,38 @@ describe('parseServerFrame (the browser edge of /ws)', () => {
     expect(parseServerFrame('{"type":"welcome","userId":"u","connectionId":"c","protocol":2}')).toMatchObject({ ok: false, error: { code: 'invalid', for: 'welcome' } });
   });
 
-  it('keeps every client message type inside the one union', () => {
-    for (const type of LIVE_CLIENT_MESSAGE_TYPES) expect(LiveMessage.optionsMap.has(type)).toBe(true);
+  it('knows every message type the session page sends and receives', () => {
+    for (const type of ['join_session', 'leave_session', 'chat_message', 'audio_event', 'cursor_position']) expect(LIVE_CLIENT_MESSAGE_TYPES.has(type as never)).toBe(true);
+    for (const type of ['session_joined', 'user_joined', 'user_left', 'audio_sync', 'cursor_update', 'pad_triggered', 'stem_changed', 'chat_message']) {
+      expect(LIVE_SERVER_MESSAGE_TYPES.has(type as never)).toBe(true);
+    }
+  });
+});
+
+describe('collaboration messages on /ws', () => {
+  it('takes each audio_event variant by its eventType, and turns the shared-state ones into session changes', () => {
+    const pad = parseClientFrame('{"type":"audio_event","eventType":"pad_trigger","eventData":{"pad":"Kick","velocity":127}}');
+    expect(pad).toEqual({ ok: true, message: { type: 'audio_event', eventType: 'pad_trigger', eventData: { pad: 'Kick', velocity: 127 } } });
+    const play = parseClientFrame('{"type":"audio_event","eventType":"transport","eventData":{"action":"play","position":12.5}}');
+    expect(play.ok && sessionChangeOf(play.message as AudioEventMessage)).toEqual({ kind: 'transport', action: 'play', position: 12.5 });
+    const volume = parseClientFrame('{"type":"audio_event","eventType":"stem_update","stemId":"s1","eventData":{"property":"volume","value":0.5}}');
+    expect(volume.ok && sessionChangeOf(volume.message as AudioEventMessage)).toEqual({ kind: 'stem_volume', stemId: 's1', value: 0.5 });
+    const mute = parseClientFrame('{"type":"audio_event","eventType":"participant_mute","eventData":{"targetUserId":"u2","muted":true}}');
+    expect(mute.ok && sessionChangeOf(mute.message as AudioEventMessage)).toBeNull();
+  });
+
+  it('refuses a pad the session does not have, a volume above 1, an unknown event type, and a cursor off the page', () => {
+    expect(parseClientFrame('{"type":"audio_event","eventType":"pad_trigger","eventData":{"pad":"Cowbell","velocity":127}}')).toMatchObject({ ok: false, error: { code: 'invalid', for: 'audio_event' } });
+    expect(parseClientFrame('{"type":"audio_event","eventType":"stem_update","stemId":"s1","eventData":{"property":"volume","value":2}}')).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(parseClientFrame('{"type":"audio_event","eventType":"scratch","eventData":{}}')).toMatchObject({ ok: false, error: { code: 'invalid', for: 'audio_event' } });
+    expect(parseClientFrame('{"type":"cursor_position","position":{"x":0.5,"y":1.5}}')).toMatchObject({ ok: false, error: { code: 'invalid', for: 'cursor_position' } });
+    expect(parseClientFrame('{"type":"cursor_position","position":{"x":0.5,"y":0.25}}')).toMatchObject({ ok: true });
+  });
+
+  it('trims chat and refuses an empty or over-long message', () => {
+    expect(parseClientFrame('{"type":"chat_message","message":"  hi  "}')).toEqual({ ok: true, message: { type: 'chat_message', message: 'hi' } });
+    expect(parseClientFrame('{"type":"chat_message","message":"   "}')).toMatchObject({ ok: false, error: { message: expect.stringContaining('Message is required') } });
+    expect(parseClientFrame(JSON.stringify({ type: 'chat_message', message: 'x'.repeat(501) }))).toMatchObject({ ok: false, error: { code: 'invalid' } });
   });
 });
 

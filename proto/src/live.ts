@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { Job } from './jobs';
 import { EngineName, Stem, UpdateStemBody } from './media';
-import { LIVE_PROTOCOL_VERSION } from './vocabulary';
+import { CursorPosition, LiveSessionState, SESSION_EVENT_SCHEMAS, SessionChange } from './sessions';
+import { CHAT_MESSAGE_MAX, COLLABORATION_PADS, LIVE_PROTOCOL_VERSION } from './vocabulary';
 
 /**
  * The live protocol on /ws, both directions, as one discriminated union on `type`. Frames are JSON text.
@@ -130,7 +131,69 @@ export type OutputControlRequest = z.infer<typeof OutputControlRequest>;
 export const OutputControlReply = z.object({ ok: z.boolean(), userId: z.string().optional() });
 export type OutputControlReply = z.infer<typeof OutputControlReply>;
 
-const clientMessages = [PingMessage, StemUpdateMessage, PadTriggerMessage, OutputKeyMessage, OutputFrameMessage] as const;
+/**
+ * Collaboration (sessions.ts has the session's events). A socket is in at most one session at a time: it
+ * enters with `join_session` (after the REST join made the user a participant) and gets `session_joined` with
+ * the whole state; then everything it sends goes to that session, and it receives that session's events.
+ */
+/** Client → server: enter a session's live room. `userId`, when given, must be the caller; `role` is the server's to say. */
+export const JoinSessionMessage = z
+  .object({ type: z.literal('join_session'), sessionId: z.string().min(1).max(200), userId: z.string().max(200).optional(), role: z.string().max(40).optional() })
+  .strict();
+export type JoinSessionMessage = z.infer<typeof JoinSessionMessage>;
+/** Client → server: leave the live room (the user stays a participant; the REST DELETE removes them). */
+export const LeaveSessionMessage = z.object({ type: z.literal('leave_session') }).strict();
+/** Client → server: say something in the session's chat (stored, then sent to everyone as a `chat_message`). */
+export const ChatSendMessage = z.object({ type: z.literal('chat_message'), message: z.string().trim().min(1, 'Message is required').max(CHAT_MESSAGE_MAX) }).strict();
+export type ChatSendMessage = z.infer<typeof ChatSendMessage>;
+/**
+ * Client → server: something played or changed in the session. pad_trigger is passed on at once (host and
+ * collaborators); transport and stem_update change the shared state (host and collaborators); participant_mute
+ * is the listener's own choice (whose pads they hear) and is only acknowledged.
+ */
+export const AudioEventMessage = z.discriminatedUnion('eventType', [
+  z.object({ type: z.literal('audio_event'), eventType: z.literal('pad_trigger'), eventData: z.object({ pad: z.enum(COLLABORATION_PADS), velocity: z.number().int().min(0).max(127) }).strict() }).strict(),
+  z.object({ type: z.literal('audio_event'), eventType: z.literal('transport'), eventData: z.object({ action: z.enum(['play', 'pause']), position: z.number().min(0).max(24 * 3600) }).strict() }).strict(),
+  z
+    .object({
+      type: z.literal('audio_event'),
+      eventType: z.literal('stem_update'),
+      stemId: z.string().min(1).max(200),
+      eventData: z.union([z.object({ property: z.literal('volume'), value: z.number().min(0).max(1) }).strict(), z.object({ property: z.literal('muted'), value: z.boolean() }).strict()]),
+    })
+    .strict(),
+  z.object({ type: z.literal('audio_event'), eventType: z.literal('participant_mute'), eventData: z.object({ targetUserId: z.string().min(1).max(200), muted: z.boolean() }).strict() }).strict(),
+]);
+export type AudioEventMessage = z.infer<typeof AudioEventMessage>;
+/** Client → server: where this person's pointer is over the session page (fractions of its width and height), at most every 100 ms. */
+export const CursorPositionMessage = z.object({ type: z.literal('cursor_position'), position: CursorPosition }).strict();
+/** Server → client: this socket is in the session now, with everything it needs to catch up. */
+export const SessionJoinedMessage = z.object({ type: z.literal('session_joined'), state: LiveSessionState, serverTime: z.number() });
+/** Server → client: this socket is out of the session (it left, was removed, or the session ended). */
+export const SessionLeftMessage = z.object({ type: z.literal('session_left'), sessionId: z.string(), reason: z.enum(['left', 'removed', 'ended']) });
+
+/** The audio_event variant as one object (the gateway's dispatch), and what a change becomes for the service. */
+export function sessionChangeOf(event: AudioEventMessage): SessionChange | null {
+  if (event.eventType === 'transport') return { kind: 'transport', action: event.eventData.action, position: event.eventData.position };
+  if (event.eventType === 'stem_update') {
+    return event.eventData.property === 'volume'
+      ? { kind: 'stem_volume', stemId: event.stemId, value: event.eventData.value }
+      : { kind: 'stem_muted', stemId: event.stemId, value: event.eventData.value };
+  }
+  return null;
+}
+
+const clientMessages = [
+  PingMessage,
+  StemUpdateMessage,
+  PadTriggerMessage,
+  OutputKeyMessage,
+  OutputFrameMessage,
+  JoinSessionMessage,
+  LeaveSessionMessage,
+  ChatSendMessage,
+  CursorPositionMessage,
+] as const;
 /** What only the gateway sends (it also relays the clients' `pad_trigger`). */
 const serverOnlyMessages = [
   WelcomeMessage,
@@ -148,22 +211,37 @@ const serverOnlyMessages = [
   JobCompletedMessage,
   JobFailedMessage,
   OutputPresenceMessage,
+  SessionJoinedMessage,
+  SessionLeftMessage,
+  ...SESSION_EVENT_SCHEMAS,
 ] as const;
 const serverMessages = [...serverOnlyMessages, PadTriggerMessage] as const;
 
-/** Every message on /ws, either way. */
-export const LiveMessage = z.discriminatedUnion('type', [...clientMessages, ...serverOnlyMessages]);
-export type LiveMessage = z.infer<typeof LiveMessage>;
-
-/** What a browser may send. */
-export const LiveClientMessage = z.discriminatedUnion('type', [...clientMessages]);
-export type LiveClientMessage = z.infer<typeof LiveClientMessage>;
+/**
+ * What a browser may send. `audio_event` has variants by `eventType` (its own union), so the union on `type`
+ * is checked in two steps: the type picks the schema.
+ */
+const clientSchemaByType = new Map<string, z.ZodTypeAny>([...clientMessages.map((schema) => [schema.shape.type.value, schema] as const), ['audio_event', AudioEventMessage]]);
+export type LiveClientMessage = z.infer<(typeof clientMessages)[number]> | AudioEventMessage;
+export const LiveClientMessage: z.ZodType<LiveClientMessage, z.ZodTypeDef, unknown> = z.unknown().transform((value, ctx) => {
+  const schema = clientSchemaByType.get((value as { type?: string } | null)?.type ?? '');
+  if (!schema) {
+    ctx.addIssue({ code: 'custom', message: 'Unknown message type' });
+    return z.NEVER;
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data as LiveClientMessage;
+  for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
 
 /** What the gateway sends. */
 export const LiveServerMessage = z.discriminatedUnion('type', [...serverMessages]);
 export type LiveServerMessage = z.infer<typeof LiveServerMessage>;
 
-export type LiveMessageOf<T extends LiveMessage['type']> = Extract<LiveMessage, { type: T }>;
+/** Every message on /ws, either way. */
+export type LiveMessage = LiveClientMessage | LiveServerMessage;
+export type LiveMessageOf<T extends LiveClientMessage['type']> = Extract<LiveClientMessage, { type: T }>;
 
 export type ParsedLiveFrame<T> = { ok: true; message: T } | { ok: false; error: LiveErrorMessage };
 
@@ -197,7 +275,7 @@ export function parseLiveFrame<T extends { type: string }>(text: string, schema:
   return { ok: true, message: parsed.data };
 }
 
-export const LIVE_CLIENT_MESSAGE_TYPES: ReadonlySet<LiveClientMessage['type']> = new Set(clientMessages.map((schema) => schema.shape.type.value));
+export const LIVE_CLIENT_MESSAGE_TYPES: ReadonlySet<LiveClientMessage['type']> = new Set([...clientMessages.map((schema) => schema.shape.type.value), 'audio_event' as const]);
 export const LIVE_SERVER_MESSAGE_TYPES: ReadonlySet<LiveServerMessage['type']> = new Set(serverMessages.map((schema) => schema.shape.type.value));
 
 /** Parses what a browser sent (the gateway's edge). */

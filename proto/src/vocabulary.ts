@@ -108,3 +108,38 @@ export const SHARE_LINK_STATUSES = ['active', 'expired', 'revoked'] as const;
 export type ShareLinkStatus = (typeof SHARE_LINK_STATUSES)[number];
 /** Share link expiry: none, or 1–365 days. */
 export const SHARE_LINK_MAX_DAYS = 365;
+
+/**
+ * Collaborative sessions: a host opens a session on one of their projects; others join by its id or invite
+ * link as collaborators (play pads, mix, start and stop) or viewers (listen, watch, chat). Only the host
+ * removes people, changes roles and ends the session.
+ */
+export const SESSION_ROLES = ['host', 'collaborator', 'viewer'] as const;
+export type SessionRole = (typeof SESSION_ROLES)[number];
+export const SESSION_PARTICIPANTS_MIN = 2;
+export const SESSION_PARTICIPANTS_MAX = 16;
+export const SESSION_PARTICIPANTS_DEFAULT = 8;
+export const SESSION_NAME_MAX = 100;
+/** Chat: trimmed, 1–500 characters; the list is fetched again every 5 s (new messages also arrive live). */
+export const CHAT_MESSAGE_MAX = 500;
+export const CHAT_REFETCH_MS = 5000;
+/** A late joiner gets this many of the newest chat messages with the session's state. */
+export const CHAT_HISTORY_ON_JOIN = 50;
+/** Chat rate limit per user (all sessions, all gateways): at most this many messages per window. */
+export const CHAT_RATE_LIMIT = { messages: 5, windowMs: 5000 } as const;
+/** A browser sends its cursor at most this often; the gateway drops faster ones. */
+export const CURSOR_MIN_INTERVAL_MS = 100;
+/** A pad hit by another participant lights this long; one's own press this long. */
+export const REMOTE_PAD_PULSE_MS = 200;
+export const PAD_PRESS_HIGHLIGHT_MS = 150;
+/** The session's eight collaboration pads, in order. */
+export const COLLABORATION_PADS = ['Kick', 'Snare', 'Hi-Hat', 'Open Hat', 'Crash', 'Ride', 'Tom 1', 'Tom 2'] as const;
+export type CollaborationPad = (typeof COLLABORATION_PADS)[number];
+/**
+ * Presence: every socket in a session refreshes its entry in NATS every PRESENCE_HEARTBEAT_MS; an entry not
+ * refreshed for PRESENCE_TTL_MS is gone (a crashed gateway's people go offline within ~25 s).
+ */
+export const PRESENCE_HEARTBEAT_MS = 5000;
+export const PRESENCE_TTL_MS = 20_000;
+/** A shared play starts this far after the server hears it, so every participant can schedule it in time. */
+export const TRANSPORT_START_LEAD_MS = 400;
