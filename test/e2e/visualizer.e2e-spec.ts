@@ -62,6 +62,11 @@ async function movement(page: Page, element: Locator): Promise<Comparison> {
   return { changed: Math.max(...pairs.map((pair) => pair.changed)), lit: Math.min(...pairs.map((pair) => pair.lit)) };
 }
 
+/** How many streamed frames the output page has drawn so far. */
+async function framesDrawn(output: Page): Promise<number> {
+  return Number((await output.getByTestId('visualizer-stage').getAttribute('data-frames')) ?? 0);
+}
+
 /** Samples until two in a row are the same picture (at most `timeoutMs`); the last comparison. */
 async function untilStill(page: Page, element: Locator, timeoutMs: number): Promise<Comparison> {
   let last: Comparison = { changed: 1, lit: 0 };
@@ -134,8 +139,11 @@ describe('the live visualizer in Chromium', () => {
     await output.locator('[data-testid="output-page"][data-waiting="false"]').waitFor({ timeout: 10_000 });
     await output.locator('[data-testid="visualizer-stage"][data-mode="spectrum"]').waitFor();
     await output.waitForTimeout(500);
+    const framesBefore = await framesDrawn(output);
     const mirrored = await movement(output, outputStage);
-    expect({ moves: mirrored.changed > 0.002, lit: mirrored.lit > 0.01 }).toEqual({ moves: true, lit: true });
+    // The stream keeps coming (30 a second at the least) whether or not the studio's tab counts as visible now.
+    const streamed = { framesArrive: (await framesDrawn(output)) - framesBefore > 20, studioTab: await page.evaluate(() => document.visibilityState) };
+    expect({ moves: mirrored.changed > 0.002, lit: mirrored.lit > 0.01, ...streamed }).toEqual({ moves: true, lit: true, framesArrive: true, studioTab: streamed.studioTab });
     // It follows the studio's mode.
     await modes.getByRole('button', { name: 'Circular', exact: true }).click();
     await output.locator('[data-testid="visualizer-stage"][data-mode="circular"]').waitFor();

@@ -32,6 +32,7 @@ export function OutputPage() {
     const view = new VisualizerView(stageRef.current!);
     let latest: StreamedFrame | null = null;
     let drawn = -1;
+    let framesDrawn = 0;
     let lastFrameAt = -Infinity;
     let wasWaiting = true;
     const receive = (data: unknown) => {
@@ -54,6 +55,8 @@ export function OutputPage() {
       if (latest && latest.sequence !== drawn) {
         drawn = latest.sequence;
         lastFrameAt = now;
+        // The frames drawn so far, for a look from outside (the e2e test tells a frozen stream from a still picture).
+        stageRef.current!.dataset.frames = String(++framesDrawn);
         view.setMode(latest.mode);
         view.draw(latest.frame);
       }

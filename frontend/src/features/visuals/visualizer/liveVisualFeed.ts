@@ -15,6 +15,8 @@ import { VISUAL_MODES, type VisualFrame, type VisualMode } from './visualFrame';
 const BROADCAST_EVERY_MS = 15;
 /** Without requestAnimationFrame (the studio's tab hidden while an output window shows) frames come this often. */
 const HIDDEN_TICK_MS = 33;
+/** A display frame that has not come in this long is not coming (a covered window): the tick runs anyway. */
+const FRAME_WATCHDOG_MS = 100;
 const MODE_KEY = 'stemdeck.visualizer.mode';
 
 export interface FeedStatus {
@@ -80,17 +82,46 @@ export function studioFeedDeps(): FeedDeps {
       channel?.close();
       channel = null;
     },
-    requestTick: (tick) => {
-      if (document.visibilityState === 'visible') {
-        const frame = requestAnimationFrame(tick);
-        return () => cancelAnimationFrame(frame);
-      }
-      const timer = setTimeout(tick, HIDDEN_TICK_MS);
-      return () => clearTimeout(timer);
-    },
+    requestTick: nextTick,
     now: () => performance.now(),
     wallClock: () => Date.now(),
   };
+}
+
+/**
+ * Calls `tick` on the next display frame while the page is visible, on a timer while it is hidden. A display frame
+ * asked for just before the page was hidden would never come (the browser holds them back for hidden pages), and
+ * the output windows would freeze on the last frame: the page's hiding turns the pending frame into a timer, and a
+ * watchdog catches a display frame held back without a visibility change (a covered window).
+ */
+export function nextTick(tick: () => void): () => void {
+  if (document.visibilityState !== 'visible') {
+    const timer = setTimeout(tick, HIDDEN_TICK_MS);
+    return () => clearTimeout(timer);
+  }
+  let fired = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = () => {
+    if (fired) return;
+    fired = true;
+    cancel();
+    tick();
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === 'visible') return;
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    timer = setTimeout(run, HIDDEN_TICK_MS);
+  };
+  const frame = requestAnimationFrame(run);
+  timer = setTimeout(run, FRAME_WATCHDOG_MS);
+  document.addEventListener('visibilitychange', onVisibility);
+  function cancel() {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+    document.removeEventListener('visibilitychange', onVisibility);
+  }
+  return cancel;
 }
 
 function savedMode(): VisualMode {
