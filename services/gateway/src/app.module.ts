@@ -22,8 +22,10 @@ import { JobsClient } from './jobs/jobs.client';
 import { JobsController } from './jobs/jobs.controller';
 import { JobEventsRelay } from './live/job-events.relay';
 import { OutputRelay } from './live/output.relay';
+import { SESSION_ROOM_PROVIDERS } from './live/session-room.providers';
 import { NatsOutputBus, OUTPUT_BUS } from './live/output-bus.adapter';
 import { MediaClient } from './media/media.client';
+import { SESSIONS_CONTROLLERS, SESSIONS_PROVIDERS } from './sessions/sessions.providers';
 import { ProjectsController } from './projects/projects.controller';
 import { PublicShareController } from './sharing/public-share.controller';
 import { SharingController } from './sharing/sharing.controller';
@@ -55,6 +57,7 @@ export class AppModule {
         ExportController,
         SharingController,
         PublicShareController,
+        ...SESSIONS_CONTROLLERS,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -78,6 +81,8 @@ export class AppModule {
         StemUpdateCommand,
         { provide: OUTPUT_BUS, useFactory: () => new NatsOutputBus(config.NATS_URL) },
         OutputRelay,
+        ...SESSION_ROOM_PROVIDERS,
+        ...SESSIONS_PROVIDERS,
         MediaClient,
         JobsClient,
         ExportClient,

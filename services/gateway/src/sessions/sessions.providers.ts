@@ -1,0 +1,5 @@
+import type { Provider, Type } from '@nestjs/common';
+
+/** The collaborative sessions' REST edge: its controllers and providers, registered by the app module. */
+export const SESSIONS_CONTROLLERS: Type<unknown>[] = [];
+export const SESSIONS_PROVIDERS: Provider[] = [];
