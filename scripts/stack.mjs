@@ -1,5 +1,5 @@
 // Starts and stops the studio's real processes on 127.0.0.1: NATS (JetStream), FerretDB (SQLite),
-// MinIO, Keycloak, the four NATS services and the gateway. Used by `npm start` and `npm test`.
+// MinIO, Keycloak, the four NATS services and two gateway replicas. Used by `npm start` and `npm test`.
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -17,6 +17,9 @@ export function stackProfile(profile) {
   const offset = profile === 'test' ? 10000 : 0;
   const ports = {
     gateway: envPort('PORT', 8080 + offset),
+    // A second gateway replica on the same NATS, database and session store: live sessions fan out
+    // across replicas over NATS, and the tests prove two users on different replicas meet.
+    gateway2: envPort('GATEWAY_2_PORT', 8081 + offset),
     nats: envPort('NATS_PORT', 4222 + offset),
     natsMonitor: envPort('NATS_MONITOR_PORT', 8222 + offset),
     ferretdb: envPort('FERRETDB_PORT', 27017 + offset),
@@ -31,6 +34,7 @@ export function stackProfile(profile) {
   };
   const dataDir = join(ROOT, '.data', profile);
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${ports.gateway}`;
+  const publicUrl2 = process.env.PUBLIC_URL_2 ?? `http://localhost:${ports.gateway2}`;
   const s3 = { accessKey: 'stemdeck', secretKey: 'stemdeck-dev-secret', bucket: 'stemdeck' };
   const appEnv = {
     NODE_ENV: 'production',
@@ -49,7 +53,7 @@ export function stackProfile(profile) {
     FRONTEND_DIR: join(ROOT, 'frontend', 'dist'),
     MEDIA_WORK_DIR: join(dataDir, 'media-work'),
   };
-  return { profile, ports, dataDir, publicUrl, appEnv, s3 };
+  return { profile, ports, dataDir, publicUrl, publicUrl2, appEnv, s3 };
 }
 
 const children = [];
@@ -120,14 +124,16 @@ async function assertPortFree(name, port) {
   if (await tcpOpen(port)()) throw new Error(`port ${port} for ${name} is already in use (another stack running? set ${name.toUpperCase()}_PORT)`);
 }
 
-/** Realm file for this stack: the committed realm plus this stack's public URL as redirect target. */
+/** Realm file for this stack: the committed realm plus both replicas' public URLs as redirect targets. */
 function writeRealm(stack, keycloakHome) {
   const realm = JSON.parse(readFileSync(join(ROOT, 'deploy/keycloak/stemdeck-realm.json'), 'utf8'));
   const client = realm.clients.find((c) => c.clientId === 'stemdeck-gateway');
-  const callback = `${stack.publicUrl}/api/callback`;
-  if (!client.redirectUris.includes(callback)) client.redirectUris.push(callback);
   const logoutUris = client.attributes['post.logout.redirect.uris'].split('##');
-  if (!logoutUris.includes(`${stack.publicUrl}/*`)) logoutUris.push(`${stack.publicUrl}/*`);
+  for (const publicUrl of [stack.publicUrl, stack.publicUrl2]) {
+    const callback = `${publicUrl}/api/callback`;
+    if (!client.redirectUris.includes(callback)) client.redirectUris.push(callback);
+    if (!logoutUris.includes(`${publicUrl}/*`)) logoutUris.push(`${publicUrl}/*`);
+  }
   client.attributes['post.logout.redirect.uris'] = logoutUris.join('##');
   const importDir = join(keycloakHome, 'data', 'import');
   mkdirSync(importDir, { recursive: true });
@@ -225,10 +231,18 @@ export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=1', '--max-old-space-s
  */
 const SERVICE_ENV = { media: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } };
 
-/** Starts the services and the gateway (built output) and waits until the gateway reports ready. */
+/** Origins a replica accepts for mutations and /ws: whatever the environment allows, plus `others`. */
+const withOrigins = (allowed, others) => [...new Set([...(allowed ?? '').split(',').map((o) => o.trim()).filter(Boolean), ...others.map((url) => new URL(url).origin)])].join(',');
+
+/**
+ * Starts the services and two gateway replicas (built output) and waits until both report ready. The
+ * replicas share NATS, the database and the session store, each redirects sign-in back to itself, and
+ * each accepts the other's origin. The first keeps the name, port and log it always had.
+ */
 export async function startApps(stack, extraEnv = {}) {
   const logDir = join(stack.dataDir, 'logs');
   await assertPortFree('gateway', stack.ports.gateway);
+  await assertPortFree('gateway_2', stack.ports.gateway2);
   for (const name of [...SERVICES, 'gateway']) {
     const main = join(ROOT, 'services', name, 'dist', 'main.js');
     if (!existsSync(main)) throw new Error(`${main} is missing; run npm run build`);
@@ -239,15 +253,27 @@ export async function startApps(stack, extraEnv = {}) {
     const start = () => launch(name, process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env: serviceEnv });
     supervise(start(), start);
   }
-  const gateway = launch('gateway', process.execPath, [...GATEWAY_NODE_FLAGS, join(ROOT, 'services', 'gateway', 'dist', 'main.js')], { logDir, env });
-  const readyz = `http://127.0.0.1:${stack.ports.gateway}/readyz`;
-  await waitFor(gateway, 'ready (/readyz 200)', httpOk(readyz), 90_000).catch(async (error) => {
-    const lastAnswer = await fetch(readyz, { signal: AbortSignal.timeout(5000) })
-      .then((response) => response.text())
-      .catch((fetchError) => `(no answer: ${fetchError.message})`);
-    throw new Error(`${error.message}\n--- last /readyz answer: ${lastAnswer}\n--- service logs in ${logDir}`);
-  });
-  log(`studio ready at ${stack.publicUrl}`);
+  const replicas = [
+    { name: 'gateway', port: stack.ports.gateway, env: { ...env, ALLOWED_ORIGINS: withOrigins(env.ALLOWED_ORIGINS, [stack.publicUrl2]) } },
+    {
+      name: 'gateway-2',
+      port: stack.ports.gateway2,
+      env: { ...env, PORT: String(stack.ports.gateway2), PUBLIC_URL: stack.publicUrl2, ALLOWED_ORIGINS: withOrigins(env.ALLOWED_ORIGINS, [stack.publicUrl]) },
+    },
+  ];
+  await Promise.all(
+    replicas.map(async (replica) => {
+      const gateway = launch(replica.name, process.execPath, [...GATEWAY_NODE_FLAGS, join(ROOT, 'services', 'gateway', 'dist', 'main.js')], { logDir, env: replica.env });
+      const readyz = `http://127.0.0.1:${replica.port}/readyz`;
+      await waitFor(gateway, 'ready (/readyz 200)', httpOk(readyz), 90_000).catch(async (error) => {
+        const lastAnswer = await fetch(readyz, { signal: AbortSignal.timeout(5000) })
+          .then((response) => response.text())
+          .catch((fetchError) => `(no answer: ${fetchError.message})`);
+        throw new Error(`${error.message}\n--- last /readyz answer: ${lastAnswer}\n--- service logs in ${logDir}`);
+      });
+    }),
+  );
+  log(`studio ready at ${stack.publicUrl} and ${stack.publicUrl2}`);
 }
 
 /** Stops every process this module started: SIGTERM, then SIGKILL after a grace period. */

@@ -65,6 +65,8 @@ const testEnv = {
   ...stack.appEnv,
   ...appExtraEnv,
   STEMDECK_URL: stack.publicUrl,
+  // The second gateway replica (live sessions across replicas).
+  STEMDECK_URL_2: stack.publicUrl2,
   STEMDECK_KEYCLOAK_URL: `http://localhost:${stack.ports.keycloak}`,
   STEMDECK_DATA_DIR: stack.dataDir,
   OTLP_SPANS_FILE: spansFile,
