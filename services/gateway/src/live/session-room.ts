@@ -299,9 +299,11 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
   /** Every socket in a session keeps its presence key alive; a failed put is logged and the next round tries again. */
   private async putPresence(): Promise<void> {
     const entered = [...this.members.values()].filter((member) => member.entered);
-    const value = JSON.stringify({ at: this.clock.now() });
     const puts = entered.map((member) => {
-      const put = this.bus.putPresence(presenceKey(member.sessionId, member.client.user.id, member.client.connectionId), value);
+      const { sessionId, client } = member;
+      // The same value the sessions service puts when the socket enters (the key is what counts).
+      const value = JSON.stringify({ userId: client.user.id, connectionId: client.connectionId });
+      const put = this.bus.putPresence(presenceKey(sessionId, client.user.id, client.connectionId), value);
       member.presencePut = put.catch(() => undefined);
       return put;
     });
