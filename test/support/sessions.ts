@@ -1,0 +1,108 @@
+import type { ChatMessage, Participant, Session, Stem } from '@stemdeck/proto';
+import { CSRF, KEYCLOAK_URL } from './env';
+import { signIn, type SignedInAgent } from './sign-in';
+
+const json = { ...CSRF, 'content-type': 'application/json' };
+const send = (agent: SignedInAgent, method: string, path: string, body?: unknown) =>
+  agent.fetch(path, { method, headers: body === undefined ? CSRF : json, body: body === undefined ? undefined : JSON.stringify(body) });
+
+/** The REST calls of the Collaborate page, as a signed-in browser makes them (raw answers, for checking statuses). */
+export const sessionsApi = {
+  list: (agent: SignedInAgent, userId: string) => agent.fetch(`/api/users/${encodeURIComponent(userId)}/sessions`),
+  create: (agent: SignedInAgent, body: unknown) => send(agent, 'POST', '/api/sessions', body),
+  get: (agent: SignedInAgent, sessionId: string) => agent.fetch(`/api/sessions/${sessionId}`),
+  participants: (agent: SignedInAgent, sessionId: string) => agent.fetch(`/api/sessions/${sessionId}/participants`),
+  join: (agent: SignedInAgent, sessionId: string, body: unknown) => send(agent, 'POST', `/api/sessions/${sessionId}/join`, body),
+  setRole: (agent: SignedInAgent, sessionId: string, userId: string, role: string) =>
+    send(agent, 'PATCH', `/api/sessions/${sessionId}/participants/${encodeURIComponent(userId)}`, { role }),
+  remove: (agent: SignedInAgent, sessionId: string, userId: string) => send(agent, 'DELETE', `/api/sessions/${sessionId}/participants/${encodeURIComponent(userId)}`),
+  messages: (agent: SignedInAgent, sessionId: string) => agent.fetch(`/api/sessions/${sessionId}/messages`),
+  post: (agent: SignedInAgent, sessionId: string, body: unknown) => send(agent, 'POST', `/api/sessions/${sessionId}/messages`, body),
+  stems: (agent: SignedInAgent, sessionId: string) => agent.fetch(`/api/sessions/${sessionId}/stems`),
+};
+
+async function expectStatus<T>(response: Response, status: number, what: string): Promise<T> {
+  if (response.status !== status) throw new Error(`${what} answered ${response.status}: ${await response.text()}`);
+  return (status === 204 ? undefined : await response.json()) as T;
+}
+
+/** Makes a session on one of the host's projects (201) and answers it. */
+export const createSession = async (
+  host: SignedInAgent,
+  hostUserId: string,
+  projectId: string,
+  options: { name?: string; maxParticipants?: number } = {},
+): Promise<Session> =>
+  expectStatus<Session>(await sessionsApi.create(host, { name: options.name ?? 'Test jam', projectId, hostUserId, maxParticipants: options.maxParticipants }), 201, 'POST /api/sessions');
+
+/** Joins a session as the signed-in user (200) and answers the session and the participant record. */
+export const joinSession = async (agent: SignedInAgent, userId: string, sessionId: string, role: 'collaborator' | 'viewer' = 'collaborator') =>
+  expectStatus<{ session: Session; participant: Participant }>(await sessionsApi.join(agent, sessionId, { userId, role }), 200, `POST /api/sessions/${sessionId}/join`);
+
+export const sessionParticipants = async (agent: SignedInAgent, sessionId: string): Promise<Participant[]> =>
+  expectStatus<Participant[]>(await sessionsApi.participants(agent, sessionId), 200, `GET /api/sessions/${sessionId}/participants`);
+
+export const sessionMessages = async (agent: SignedInAgent, sessionId: string): Promise<ChatMessage[]> =>
+  expectStatus<ChatMessage[]>(await sessionsApi.messages(agent, sessionId), 200, `GET /api/sessions/${sessionId}/messages`);
+
+export const sessionStems = async (agent: SignedInAgent, sessionId: string): Promise<Stem[]> =>
+  expectStatus<Stem[]>(await sessionsApi.stems(agent, sessionId), 200, `GET /api/sessions/${sessionId}/stems`);
+
+// ---- more people than the realm's demo and rival ----
+
+/** The test stack's Keycloak administrator, made through Keycloak's own first-start page (local requests only). */
+const ADMIN = { username: 'stemdeck-test-admin', password: 'stemdeck-test-admin-password' };
+
+/** Keycloak's first-start page makes the administrator while the server has none; afterwards it offers no form. */
+async function bootstrapAdmin(): Promise<void> {
+  const page = await fetch(`${KEYCLOAK_URL}/`, { redirect: 'manual' });
+  const html = await page.text();
+  const stateChecker = /name="stateChecker" type="hidden" value="([^"]+)"/.exec(html)?.[1];
+  if (!stateChecker) return;
+  const cookie = page.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0]!)
+    .join('; ');
+  const made = await fetch(`${KEYCLOAK_URL}/`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    body: new URLSearchParams({ username: ADMIN.username, password: ADMIN.password, passwordConfirmation: ADMIN.password, stateChecker }).toString(),
+  });
+  if (made.status >= 400) throw new Error(`Keycloak's first-start page refused the administrator (${made.status})`);
+}
+
+async function adminToken(): Promise<string> {
+  await bootstrapAdmin();
+  const response = await fetch(`${KEYCLOAK_URL}/realms/master/protocol/openid-connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: ADMIN.username, password: ADMIN.password }).toString(),
+  });
+  if (response.status !== 200) throw new Error(`no Keycloak admin token (${response.status}): ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * Signs in a further person of the test realm (made through the test stack's Keycloak admin API the first
+ * time; the realm file has only demo and rival), e.g. the third person a two-seat session has no room for.
+ */
+export async function signInExtraUser(username: string, firstName: string, lastName: string): Promise<SignedInAgent> {
+  const password = `${username}-password`;
+  const token = await adminToken();
+  const response = await fetch(`${KEYCLOAK_URL}/admin/realms/stemdeck/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username,
+      enabled: true,
+      emailVerified: true,
+      firstName,
+      lastName,
+      email: `${username}@example.com`,
+      credentials: [{ type: 'password', value: password, temporary: false }],
+    }),
+  });
+  if (response.status !== 201 && response.status !== 409) throw new Error(`Keycloak did not make ${username} (${response.status}): ${await response.text()}`);
+  return signIn(username, password);
+}
