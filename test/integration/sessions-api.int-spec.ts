@@ -99,7 +99,7 @@ describe('collaborative sessions over REST', () => {
   });
 
   it("refuses a host other than the caller (403) and another user's or an unknown project (404)", async () => {
-    await expectError(await sessionsApi.create(demo, { name: 'Jam', projectId, hostUserId: rivalId }), 403, 'You can only start a session as yourself');
+    await expectError(await sessionsApi.create(demo, { name: 'Jam', projectId, hostUserId: rivalId }), 403, 'You can only create sessions as yourself');
     await expectError(await sessionsApi.create(demo, { name: 'Jam', projectId: rivalProjectId, hostUserId: demoId }), 404, 'Project not found');
     await expectError(await sessionsApi.create(rival, { name: 'Jam', projectId, hostUserId: rivalId }), 404, 'Project not found');
     await expectError(await sessionsApi.create(demo, { name: 'Jam', projectId: 'no-such-project', hostUserId: demoId }), 404, 'Project not found');

@@ -6,7 +6,7 @@ import { mustBeCaller, type SessionCaller } from './caller';
 import { SessionsClient } from './sessions.client';
 
 export const PROJECT_NOT_FOUND = 'Project not found';
-export const HOST_MUST_BE_CALLER = 'You can only start a session as yourself';
+export const HOST_MUST_BE_CALLER = 'You can only create sessions as yourself';
 
 export type CreateSessionCalls = Pick<SessionsClient, 'create'>;
 export type ProjectLookup = Pick<MediaClient, 'getProject'>;
