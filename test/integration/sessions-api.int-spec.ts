@@ -4,6 +4,7 @@ import { makeClip, ownerIdOf, uploadSeparated, type SeparatedStem } from '../sup
 import {
   createSession,
   joinSession,
+  onSecondReplica,
   sessionMessages,
   sessionParticipants,
   sessionsApi,
@@ -262,5 +263,19 @@ describe('collaborative sessions over REST', () => {
     await expectError(await demo.fetch(`/api/sessions/${session.id}/stems/${otherStems[0]!.id}/audio`), 404, 'Stem not found');
     // Rival's own stem route still says the host's stem is not theirs.
     expect((await rival.fetch(stems[0]!.url)).status).toBe(404);
+  });
+
+  it('answers the same through either gateway replica (one session store, one sessions service)', async () => {
+    const session = await createSession(demo, demoId, projectId, { name: 'Two replicas' });
+    const rivalThere = onSecondReplica(rival);
+    expect((await joinSession(rivalThere, rivalId, session.id, 'collaborator')).session.participantCount).toBe(2);
+    expect((await sessionsApi.post(rivalThere, session.id, { userId: rivalId, message: 'from the other replica' })).status).toBe(201);
+    expect((await sessionMessages(demo, session.id)).map((m) => m.message)).toEqual(['from the other replica']);
+    expect(roles(await sessionParticipants(demo, session.id))).toEqual({ [demoId]: 'host', [rivalId]: 'collaborator' });
+    const [stem] = await sessionStems(rivalThere, session.id);
+    const part = await rivalThere.fetch(stem!.url, { headers: { range: 'bytes=0-15' } });
+    expect(part.status).toBe(206);
+    expect((await part.arrayBuffer()).byteLength).toBe(16);
+    await expectError(await sessionsApi.participants(onSecondReplica(third), session.id), 404, NOT_FOUND);
   });
 });

@@ -1,5 +1,5 @@
 import type { ChatMessage, Participant, Session, Stem } from '@stemdeck/proto';
-import { CSRF, KEYCLOAK_URL } from './env';
+import { BASE_URL_2, CSRF, KEYCLOAK_URL } from './env';
 import { signIn, type SignedInAgent } from './sign-in';
 
 const json = { ...CSRF, 'content-type': 'application/json' };
@@ -48,10 +48,30 @@ export const sessionMessages = async (agent: SignedInAgent, sessionId: string): 
 export const sessionStems = async (agent: SignedInAgent, sessionId: string): Promise<Stem[]> =>
   expectStatus<Stem[]>(await sessionsApi.stems(agent, sessionId), 200, `GET /api/sessions/${sessionId}/stems`);
 
+/**
+ * The same signed-in browser talking to the second gateway replica (both share the session store, so the
+ * cookie is good at either), as a participant whose page the load balancer sent there.
+ */
+export const onSecondReplica = (agent: SignedInAgent): SignedInAgent => ({
+  cookie: agent.cookie,
+  fetch: (path, init = {}) => {
+    const headers: Record<string, string> = { ...(init.headers as Record<string, string>), cookie: agent.cookie };
+    // A page served by the second replica writes with that replica's origin.
+    if (headers.origin) headers.origin = BASE_URL_2;
+    return fetch(`${BASE_URL_2}${path}`, { redirect: 'manual', ...init, headers });
+  },
+});
+
 // ---- more people than the realm's demo and rival ----
 
-/** The test stack's Keycloak administrator, made through Keycloak's own first-start page (local requests only). */
-const ADMIN = { username: 'stemdeck-test-admin', password: 'stemdeck-test-admin-password' };
+/**
+ * The test stack's Keycloak administrator: the one it was started with (KC_BOOTSTRAP_ADMIN_*), else one made
+ * through Keycloak's own first-start page (it answers local requests only, while the server has no admin).
+ */
+const ADMIN = {
+  username: process.env.KC_BOOTSTRAP_ADMIN_USERNAME ?? 'stemdeck-test-admin',
+  password: process.env.KC_BOOTSTRAP_ADMIN_PASSWORD ?? 'stemdeck-test-admin-password',
+};
 
 /** Keycloak's first-start page makes the administrator while the server has none; afterwards it offers no form. */
 async function bootstrapAdmin(): Promise<void> {
