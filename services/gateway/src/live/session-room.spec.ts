@@ -335,7 +335,7 @@ describe('SessionRoom', () => {
   });
 
   it('a participant who left on their own is told "left"; an ended session takes everyone out with "ended"', async () => {
-    const { bus, hubA, hubB } = twoReplicas();
+    const { bus, sessions, hubA, hubB } = twoReplicas();
     const host = socket('host', 'c1');
     const guest = socket('guest', 'c2');
     await hubA.send(host, { type: 'join_session', sessionId: SESSION });
@@ -347,6 +347,8 @@ describe('SessionRoom', () => {
     expect(host.of('session_left')).toEqual([{ type: 'session_left', sessionId: SESSION, reason: 'ended' }]);
     expect(guest.of('session_left').at(-1)).toEqual({ type: 'session_left', sessionId: SESSION, reason: 'ended' });
     await settle();
+    // Removal needs no exit (the service deleted the keys); the end lets both sockets out.
+    expect(sessions.exited.map((request) => request.connectionId)).toEqual(['c1', 'c2']);
     expect(bus.subscribers(SESSION)).toBe(0);
   });
 

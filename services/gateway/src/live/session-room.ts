@@ -286,7 +286,8 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
         }
         break;
       case 'session_ended':
-        for (const member of members) void this.leave(member, 'ended', false);
+        // Its presence keys go now rather than at expiry (leaving an ended session is harmless to the service).
+        for (const member of members) void this.leave(member, 'ended');
         break;
       case 'role_changed':
         for (const member of members) if (member.client.user.id === message.userId) member.role = message.role;
