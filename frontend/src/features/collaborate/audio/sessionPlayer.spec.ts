@@ -140,7 +140,9 @@ const stems: Stem[] = STEM_SECONDS.map((_, i) => ({ id: `stem-${i}`, url: `/api/
 
 function setUp(offsetMs = 3_000) {
   const fake = new FakeBrowser();
+  const fetched: string[] = [];
   const fetch = (async (url: string) => {
+    fetched.push(url);
     const seconds = STEM_SECONDS[Number(url.split('stem-')[1]!.split('/')[0])]!;
     return { ok: true, arrayBuffer: async () => new Uint16Array([seconds]).buffer };
   }) as unknown as typeof globalThis.fetch;
@@ -156,7 +158,7 @@ function setUp(offsetMs = 3_000) {
   });
   const clock = new FakeClock(offsetMs);
   const serverNow = () => clock.serverTimeAt(fake.perfNow);
-  return { fake, player, clock, serverNow, bus: () => bus!, stemGains: () => fake.gains.filter((gain) => gain !== bus).slice(-4).map((node) => node.gain.value) };
+  return { fake, player, clock, serverNow, fetched, bus: () => bus!, stemGains: () => fake.gains.filter((gain) => gain !== bus).slice(-4).map((node) => node.gain.value) };
 }
 
 /** Context time whose samples reach the speakers at server time `serverTime` (`latencyMs` after rendering). */
@@ -312,6 +314,36 @@ describe('SessionPlayer', () => {
     player.follow({ playing: true, position: 0, at }, clock);
     expect(fake.latestStarts(4)[0]!.when).toBeCloseTo(contextTimeHeardAt(fake, clock, at, REPORTED_LATENCY_MS), 9);
     expect(player.lastStartWallMs).toBeCloseTo(at - clock.offsetMs, 6);
+  });
+
+  it('the same transport or the same stems again change nothing (no restart, no second download)', async () => {
+    const { fake, player, clock, serverNow, fetched } = setUp();
+    await Promise.all([player.load(stems), player.load(stems.map((stem) => ({ ...stem })))]);
+    expect(fetched).toHaveLength(4);
+    const transport: Transport = { playing: true, position: 3, at: serverNow() + 400 };
+    player.follow(transport, clock);
+    player.follow({ ...transport }, clock);
+    expect(await player.load([...stems])).toBe(true);
+    expect(fetched).toHaveLength(4);
+    expect(fake.sources).toHaveLength(4);
+    expect(fake.sources.some((source) => source.stopped)).toBe(false);
+    // Another stem list is loaded, and joins in where the song is.
+    await player.load(stems.slice(0, 2));
+    expect(fetched).toHaveLength(6);
+    expect(fake.latestStarts(2).every((start) => start !== null)).toBe(true);
+  });
+
+  it('a play that came while the audio could not run starts on the next click (unlock)', async () => {
+    const { fake, player, clock, serverNow } = setUp();
+    await player.load(stems);
+    fake.context.state = 'suspended';
+    fake.context.resume = async () => undefined; // no click yet: the browser keeps it suspended
+    player.follow({ playing: true, position: 0, at: serverNow() - 1_000 }, clock);
+    await Promise.resolve();
+    expect(fake.sources).toHaveLength(0);
+    fake.context.resume = async () => void (fake.context.state = 'running');
+    await player.unlock();
+    expect(fake.latestStarts(4).every((start) => start !== null && start.offset > 1)).toBe(true);
   });
 
   it('resumes a suspended context before it schedules, and dispose stops everything', async () => {

@@ -82,6 +82,8 @@ export class SessionPlayer {
   private generation = 0;
   private readonly listeners = new Set<() => void>();
   private disposed = false;
+  private loadingKey: string | null = null;
+  private loadedKey: string | null = null;
 
   constructor(deps: SessionPlayerDeps = {}) {
     this.contextOf = deps.context ?? ensureAudioContext;
@@ -106,6 +108,8 @@ export class SessionPlayer {
   async unlock(): Promise<void> {
     const context = this.contextOf();
     if (context.state === 'suspended') await context.resume().catch(() => undefined);
+    // A play that could not start while the audio was off starts now.
+    if (context.state === 'running' && this.transport.playing && !this.started && this.channels.length && this.clockWaitTimer === null) this.sync();
   }
 
   /** Whether stems are loaded. */
@@ -131,8 +135,14 @@ export class SessionPlayer {
    * could not be fetched or decoded.
    */
   async load(stems: readonly Stem[]): Promise<boolean> {
+    // The same stems again (a refetch, a re-render) change nothing: no second download, no restart.
+    const key = JSON.stringify(stems.map((stem) => [stem.id, stem.url]));
+    if (key === this.loadingKey && this.loader.pending) return this.loader.pending;
+    if (key === this.loadedKey && !this.loader.pending) return true;
+    this.loadingKey = key;
     return this.loader.load(stems.map((stem) => stem.url), this.contextOf, (buffers, context) => {
       if (this.disposed) return;
+      this.loadedKey = key;
       this.stopSources();
       for (const channel of this.channels) channel.gain.disconnect();
       const bus = this.bus(context);
@@ -173,6 +183,9 @@ export class SessionPlayer {
    * waits for it (briefly); later clock updates and the audio clock's own drift are corrected in place.
    */
   follow(transport: Transport, clock: SessionClock | TransportClock): void {
+    // The same transport again (a re-render, a repeated audio_sync) leaves what is playing alone.
+    const same = this.clock === clock && transport.playing === this.transport.playing && transport.position === this.transport.position && transport.at === this.transport.at;
+    if (same) return;
     this.transport = { ...transport };
     if (this.clock !== clock) {
       this.offClock?.();
