@@ -160,10 +160,10 @@ export class SessionClock {
     if (changed) for (const listener of this.listeners) listener();
   }
 
+  /** Stops pinging and forgets unanswered pings; `start()` may follow again (React's development remount). */
   dispose(): void {
     this.stop();
     this.sent.clear();
-    this.listeners.clear();
   }
 
   private forgetStale(now: number): void {

@@ -359,5 +359,11 @@ describe('SessionPlayer', () => {
     expect(fake.sources.every((source) => source.stopped)).toBe(true);
     fake.advance(DRIFT_CHECK_MS * 5);
     expect(fake.sources).toHaveLength(4);
+    expect(player.playing).toBe(false);
+    // Still usable afterwards (a remount): it loads and follows again.
+    await player.load(stems);
+    player.follow({ playing: true, position: 2, at: serverNow() + 400 }, clock);
+    expect(fake.sources).toHaveLength(8);
+    expect(fake.latestStarts(4).every((start) => start!.offset === 2)).toBe(true);
   });
 });

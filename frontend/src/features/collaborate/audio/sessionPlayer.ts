@@ -81,7 +81,6 @@ export class SessionPlayer {
   /** Bumped on every follow and load: an asynchronous step of an older one does nothing. */
   private generation = 0;
   private readonly listeners = new Set<() => void>();
-  private disposed = false;
   private loadingKey: string | null = null;
   private loadedKey: string | null = null;
 
@@ -141,7 +140,6 @@ export class SessionPlayer {
     if (key === this.loadedKey && !this.loader.pending) return true;
     this.loadingKey = key;
     return this.loader.load(stems.map((stem) => stem.url), this.contextOf, (buffers, context) => {
-      if (this.disposed) return;
       this.loadedKey = key;
       this.stopSources();
       for (const channel of this.channels) channel.gain.disconnect();
@@ -203,17 +201,23 @@ export class SessionPlayer {
     return this.clampToSong(position + Math.max(0, elapsed));
   }
 
+  /**
+   * Stops and lets go of everything (sources, stems, timers, the clock). The player stays usable: a later
+   * load and follow start afresh (React's development mode unmounts and mounts again once).
+   */
   dispose(): void {
-    this.disposed = true;
     this.generation++;
     this.loader.cancel();
     this.stopSources();
     this.stopTimers();
     this.offClock?.();
     this.offClock = null;
+    this.clock = null;
+    this.transport = { playing: false, position: 0, at: 0 };
     for (const channel of this.channels) channel.gain.disconnect();
     this.channels = [];
-    this.listeners.clear();
+    this.loadingKey = this.loadedKey = null;
+    this.notify();
   }
 
   /** Brings the sources in line with the transport: stop, or (re)start where the song should be heard. */
