@@ -22,7 +22,7 @@ export class LiveEnterUseCase {
 
   async execute({ userId, sessionId, connectionId }: LiveEnterRequest): Promise<LiveSessionState> {
     const { session, participant } = await this.access.activeMembership(userId, sessionId);
-    if (!validPresenceParts(userId, connectionId)) throw failure(400, 'The connection cannot be named in presence');
+    if (!validPresenceParts(userId, connectionId)) throw failure(400, 'That connection cannot be tracked in the session (its id has characters presence keys do not allow)');
     await this.presence.enter(participant, connectionId);
     const [sessionView, participants, chat] = await Promise.all([
       this.access.sessionView(session),
