@@ -131,3 +131,12 @@ describe('mergeChat', () => {
     ]);
   });
 });
+
+describe('departures announced once', () => {
+  it('says nothing when someone who already left the session (removed from the list) goes offline, or someone offline goes again', () => {
+    let state = apply(joined(), { type: 'participant_removed', sessionId: 's1', userId: 'host', byUserId: 'host' });
+    expect(noticeOf(state, { type: 'user_left', sessionId: 's1', userId: 'host', lastActive: 'x' }, SELF, stemName)).toBeNull();
+    state = apply(joined(), { type: 'user_left', sessionId: 's1', userId: 'host', lastActive: 'x' });
+    expect(noticeOf(state, { type: 'user_left', sessionId: 's1', userId: 'host', lastActive: 'y' }, SELF, stemName)).toBeNull();
+  });
+});

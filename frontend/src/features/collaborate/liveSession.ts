@@ -146,8 +146,11 @@ export function noticeOf(state: LiveRoomState, message: LiveServerMessage, selfU
       const wasOnline = current.participants.some((p) => p.userId === message.userId && p.isOnline);
       return wasOnline ? null : { title: 'User Joined', description: `${participantName(message.participant)} joined the session.`, type: 'info' };
     }
-    case 'user_left':
-      return message.userId === selfUserId ? null : { title: 'User Left', description: `${nameOf(message.userId)} left the session.`, type: 'info' };
+    case 'user_left': {
+      // Someone who left the session altogether was already announced (participant_removed).
+      const known = current.participants.some((p) => p.userId === message.userId && p.isOnline);
+      return message.userId === selfUserId || !known ? null : { title: 'User Left', description: `${nameOf(message.userId)} left the session.`, type: 'info' };
+    }
     case 'participant_removed':
       if (message.userId === selfUserId) {
         return message.byUserId === selfUserId ? null : REMOVED_NOTICE;

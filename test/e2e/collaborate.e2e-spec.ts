@@ -1,0 +1,213 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expectReadableToast, launchBrowser } from '../support/browser';
+import { BASE_URL, BASE_URL_2 } from '../support/env';
+import { makeClip } from '../support/media';
+import { expectInViewport, uploadThroughChooser, waitForStems } from '../support/studio';
+
+jest.setTimeout(300_000);
+
+/** Goal for how closely two participants' shared playback starts (loopback, one machine). */
+const START_SKEW_GOAL_MS = 30;
+
+/** Signs in on Keycloak's login page from the landing page of the gateway replica at `base`. */
+async function signInAt(page: Page, base: string, username: string): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByRole('link', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL(/\/realms\/stemdeck\/protocol\/openid-connect\/auth/);
+  await page.fill('#username', username);
+  await page.fill('#password', username);
+  await page.click('#kc-login');
+  await page.waitForURL(`${base}/`);
+}
+
+/** The output meter of the collaborate page: what this browser plays, loudest of the last moment (0–1). */
+const outputPeak = async (page: Page) => Number(await page.getByTestId('session-output-level').getAttribute('data-peak'));
+
+async function waitForPeakAbove(page: Page, threshold: number, timeoutMs: number): Promise<number> {
+  let peak = 0;
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await page.waitForTimeout(50)) {
+    peak = Math.max(peak, await outputPeak(page));
+    if (peak > threshold) break;
+  }
+  return peak;
+}
+
+const text = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).trim();
+
+describe('Collaborate in two browsers on two gateway replicas', () => {
+  let browser: Browser;
+  let demoContext: BrowserContext;
+  let rivalContext: BrowserContext;
+  let demo: Page;
+  let rival: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(() => browser.close());
+  beforeEach(async () => {
+    demoContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    await demoContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });
+    rivalContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    demo = await demoContext.newPage();
+    rival = await rivalContext.newPage();
+  });
+  afterEach(async () => {
+    await demoContext.close();
+    await rivalContext.close();
+  });
+
+  it('demo hosts a session on a song, rival joins by the invite link on the other replica; pads, chat, mix, shared playback, cursors, leave', async () => {
+    await Promise.all([signInAt(demo, BASE_URL, 'demo'), signInAt(rival, BASE_URL_2, 'rival')]);
+
+    // Demo uploads a song and waits for its whole stems.
+    await demo.goto(`${BASE_URL}/app`);
+    await demo.getByTestId('upload-panel').waitFor();
+    await uploadThroughChooser(demo, makeClip('e2e-collaborate-30s.mp3', 30, { codecArgs: ['-b:a', '128k'] }));
+    await waitForStems(demo, 120_000);
+    await demo.getByTestId('separation-fast').waitFor({ state: 'detached', timeout: 180_000 });
+
+    // The collaborate page, connected; without a session the live tabs cannot be chosen.
+    await demo.goto(`${BASE_URL}/collaborate`);
+    await demo.getByRole('heading', { name: 'Collaborate', level: 1 }).waitFor();
+    await demo.locator('[data-testid="connection-badge"][data-connected="true"]').waitFor();
+    expect(await text(demo, 'connection-badge')).toBe('Connected');
+    await demo.getByRole('heading', { name: 'Collaborative Sessions' }).waitFor();
+    expect(await demo.getByRole('tab', { name: 'Live Session' }).isDisabled()).toBe(true);
+    expect(await demo.getByRole('tab', { name: 'Audio Control' }).isDisabled()).toBe(true);
+
+    // Create: the form says what is missing, then makes the session on the song; the host is in it at once.
+    await demo.getByTestId('open-create-session').click();
+    const dialog = demo.getByTestId('create-session-dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByPlaceholder('My Awesome Session').isVisible()).toBe(true);
+    expect(await dialog.getByTestId('session-max-input').inputValue()).toBe('8');
+    await dialog.getByRole('button', { name: 'Create Session' }).click();
+    await dialog.getByText('Session name is required').waitFor();
+    await dialog.getByText('Project is required').waitFor();
+    await dialog.getByPlaceholder('My Awesome Session').fill('Friday Jam');
+    const select = dialog.getByTestId('session-project-select');
+    await select.locator('option', { hasText: 'e2e-collaborate-30s' }).first().waitFor({ state: 'attached' });
+    const projectId = await select.locator('option', { hasText: 'e2e-collaborate-30s' }).first().getAttribute('value');
+    await select.selectOption(projectId!);
+    await dialog.getByRole('button', { name: 'Create Session' }).click();
+    await expectReadableToast(demo, 'Session Created');
+    await demo.getByTestId('session-bar').waitFor();
+    expect(await text(demo, 'session-bar-name')).toBe('Friday Jam');
+    expect(await text(demo, 'session-bar-role')).toBe('Host');
+    expect(await demo.getByRole('tab', { name: 'Live Session' }).getAttribute('aria-selected')).toBe('true');
+    await expectInViewport(demo, 'collaboration-pads');
+
+    // The invite link, as Copy puts it on the clipboard.
+    await demo.getByTestId('session-bar-copy-invite').click();
+    await expectReadableToast(demo, 'Copied');
+    const invite = await demo.evaluate(() => navigator.clipboard.readText());
+    expect(invite).toMatch(new RegExp(`^${BASE_URL}/collaborate\\?session=[\\w-]+$`));
+    const sessionId = new URL(invite).searchParams.get('session')!;
+
+    // Rival opens it on the other gateway replica (as a load balancer could send them) and joins.
+    await rival.goto(invite.replace(BASE_URL, BASE_URL_2));
+    const join = rival.getByTestId('join-session-dialog');
+    await join.waitFor();
+    expect(await join.getByTestId('join-session-id').inputValue()).toBe(sessionId);
+    await rival.locator('[data-testid="connection-badge"][data-connected="true"]').waitFor();
+    await join.getByRole('button', { name: 'Join Session' }).click();
+    await expectReadableToast(rival, 'Joined Session');
+    await rival.getByTestId('session-bar').waitFor();
+    expect(await text(rival, 'session-bar-role')).toBe('Participant');
+    expect(new URL(rival.url()).search).toBe(''); // the invite is used up: a reload does not ask again
+
+    // Demo sees rival arrive: the toast, the participants panel (host first), two online.
+    await expectReadableToast(demo, 'User Joined');
+    await demo.locator('[data-testid="participant"][data-online="true"]', { hasText: 'rival' }).waitFor();
+    expect(await demo.getByTestId('participant-name').allInnerTexts()).toEqual(['demo (you)', 'rival']);
+    expect(await text(demo, 'session-bar-online')).toBe('2 online');
+    await rival.locator('[data-testid="participant"]', { hasText: 'demo' }).waitFor();
+
+    // Demo hits Kick: rival's Kick pad pulses and rival's speakers play it (the page's output meter, silent before).
+    await expectInViewport(rival, 'collaboration-pads');
+    expect(await outputPeak(rival)).toBeLessThan(0.001);
+    const rivalKick = rival.getByTestId('collab-pad-kick');
+    const pulse = rival.locator('[data-testid="collab-pad-kick"][data-state="remote"]').waitFor({ timeout: 10_000 });
+    await demo.getByTestId('collab-pad-kick').click();
+    await pulse;
+    expect(await rivalKick.getAttribute('data-remote-hits')).toBe('1');
+    expect(await rivalKick.isVisible()).toBe(true);
+    // The pulse goes out by itself.
+    await rival.locator('[data-testid="collab-pad-kick"][data-state="idle"]').waitFor({ timeout: 2_000 });
+    const kickPeak = await waitForPeakAbove(rival, 0.01, 5_000);
+    console.log(`rival's output peak after demo's Kick: ${kickPeak.toFixed(3)}`);
+    expect(kickPeak).toBeGreaterThan(0.01);
+
+    // Chat both ways, as text.
+    const demoChat = demo.getByTestId('chat-input');
+    const typed = '  Hello from demo <b>bold</b>  ';
+    await demoChat.fill(typed);
+    expect(await text(demo, 'chat-counter')).toBe(`${typed.length}/500 characters`);
+    await demoChat.press('Enter');
+    await rival.getByTestId('chat-message-text').filter({ hasText: 'Hello from demo <b>bold</b>' }).waitFor();
+    expect(await rival.locator('[data-testid="chat-messages"] b').count()).toBe(0);
+    expect(await demoChat.inputValue()).toBe('');
+    expect(await demo.getByTestId('chat-send').isDisabled()).toBe(true);
+    await rival.getByTestId('chat-input').fill('Hi from rival');
+    await rival.getByTestId('chat-send').click();
+    await demo.getByTestId('chat-message-text').filter({ hasText: 'Hi from rival' }).waitFor();
+    await expectInViewport(demo, 'session-chat');
+
+    // Demo turns the vocals down: rival's slider follows.
+    await demo.getByRole('tab', { name: 'Audio Control' }).click();
+    await rival.getByRole('tab', { name: 'Audio Control' }).click();
+    expect(await text(demo, 'session-id')).toBe(sessionId);
+    // As a person does it from the keyboard: to 0 %, then up in 1 % steps.
+    const demoVocals = demo.getByLabel('Vocals volume');
+    await demoVocals.focus();
+    await demoVocals.press('Home');
+    for (let step = 0; step < 35; step++) await demoVocals.press('ArrowRight');
+    expect(await demoVocals.inputValue()).toBe('35');
+    const rivalVocals = rival.getByLabel('Vocals volume');
+    await rival.locator('[data-testid="session-stem-vocals"][data-volume="0.35"]').waitFor({ timeout: 10_000 });
+    expect(await rivalVocals.inputValue()).toBe('35');
+    expect(await text(rival, 'session-stem-vocals-percent')).toBe('35%');
+    await expectInViewport(rival, 'session-stem-vocals');
+    await expectReadableToast(rival, 'Stem Updated');
+
+    // Demo presses Play: both start the song together.
+    await demo.getByRole('tab', { name: 'Live Session' }).click();
+    await rival.getByRole('tab', { name: 'Live Session' }).click();
+    for (const page of [demo, rival]) await page.locator('[data-testid="session-transport"][data-stems-ready="true"]').waitFor({ timeout: 60_000 });
+    expect(await rival.getByTestId('session-play').isEnabled()).toBe(true);
+    await demo.getByTestId('session-play').click();
+    const started = await Promise.all(
+      [demo, rival].map(async (page) => {
+        await page.locator('[data-testid="session-transport"][data-playing="true"]').waitFor({ timeout: 10_000 });
+        await page.waitForFunction(() => document.querySelector('[data-testid="session-transport"]')?.getAttribute('data-started-wall-ms'), undefined, { timeout: 10_000 });
+        return Number(await page.getByTestId('session-transport').getAttribute('data-started-wall-ms'));
+      }),
+    );
+    const skewMs = Math.abs(started[0]! - started[1]!);
+    console.log(`shared playback start skew between demo (replica 1) and rival (replica 2): ${skewMs.toFixed(1)} ms`);
+    expect(skewMs).toBeLessThanOrEqual(START_SKEW_GOAL_MS);
+    expect(await waitForPeakAbove(rival, 0.01, 5_000)).toBeGreaterThan(0.01);
+    expect(await text(rival, 'session-transport-status')).toBe('Playing for everyone in the session');
+
+    // Rival's pointer shows on demo's page with rival's name.
+    for (let step = 0; step < 6; step++) {
+      await rival.mouse.move(300 + step * 20, 260 + step * 10);
+      await rival.waitForTimeout(60);
+    }
+    const cursor = demo.locator('[data-testid="remote-cursor"]', { hasText: 'rival' });
+    await cursor.waitFor({ timeout: 10_000 });
+    expect(await cursor.isVisible()).toBe(true);
+
+    // Demo pauses for everyone; rival leaves and demo is told.
+    await demo.getByTestId('session-pause').click();
+    await rival.locator('[data-testid="session-transport"][data-playing="false"]').waitFor({ timeout: 10_000 });
+    await rival.getByTestId('session-leave').click();
+    await expectReadableToast(rival, 'Left Session');
+    expect(await rival.getByRole('tab', { name: 'Sessions' }).getAttribute('aria-selected')).toBe('true');
+    expect(await rival.getByTestId('session-bar').count()).toBe(0);
+    await expectReadableToast(demo, 'User Left');
+    await demo.locator('[data-testid="participant"]', { hasText: 'rival' }).waitFor({ state: 'detached' });
+    expect(await cursor.count()).toBe(0);
+  });
+});
