@@ -154,6 +154,18 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await demo.getByTestId('chat-message-text').filter({ hasText: 'Hi from rival' }).waitFor();
     await expectInViewport(demo, 'session-chat');
 
+    // The host makes rival a viewer: rival's pads lock with the reason; back to collaborator, they play again.
+    await demo.getByRole('button', { name: 'Actions for rival' }).click();
+    await demo.getByRole('menuitem', { name: 'Make Viewer' }).click();
+    await expectReadableToast(demo, 'Role Changed');
+    await rival.getByTestId('pads-viewer-note').waitFor();
+    expect(await rivalKick.isDisabled()).toBe(true);
+    expect(await demo.locator('[data-testid="participant"]', { hasText: 'rival' }).getAttribute('data-role')).toBe('viewer');
+    await demo.getByRole('button', { name: 'Actions for rival' }).click();
+    await demo.getByRole('menuitem', { name: 'Make Collaborator' }).click();
+    await rival.getByTestId('pads-viewer-note').waitFor({ state: 'detached' });
+    expect(await rivalKick.isEnabled()).toBe(true);
+
     // Demo turns the vocals down: rival's slider follows.
     await demo.getByRole('tab', { name: 'Audio Control' }).click();
     await rival.getByRole('tab', { name: 'Audio Control' }).click();
