@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectReadableToast, launchBrowser } from '../support/browser';
 import { BASE_URL, BASE_URL_2 } from '../support/env';
@@ -30,6 +31,23 @@ async function waitForPeakAbove(page: Page, threshold: number, timeoutMs: number
     if (peak > threshold) break;
   }
   return peak;
+}
+
+/** axe-core's browser build, injected as it is (as the accessibility spec does). */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The serious and critical axe violations of the page as it stands, described (contrast included). */
+async function seriousViolations(page: Page, where: string): Promise<string[]> {
+  await page.waitForTimeout(500); // entering transitions done
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    type Violation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; failureSummary?: string }> };
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${where}: ${violation.id} (${violation.impact}) ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(' ')}: ${node.failureSummary ?? ''}`).join('\n')}`);
 }
 
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).trim();
@@ -75,6 +93,7 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await demo.getByRole('heading', { name: 'Collaborative Sessions' }).waitFor();
     expect(await demo.getByRole('tab', { name: 'Live Session' }).isDisabled()).toBe(true);
     expect(await demo.getByRole('tab', { name: 'Audio Control' }).isDisabled()).toBe(true);
+    const a11y: string[] = await seriousViolations(demo, 'Sessions tab');
 
     // Create: the form says what is missing, then makes the session on the song; the host is in it at once.
     await demo.getByTestId('open-create-session').click();
@@ -85,6 +104,7 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await dialog.getByRole('button', { name: 'Create Session' }).click();
     await dialog.getByText('Session name is required').waitFor();
     await dialog.getByText('Project is required').waitFor();
+    a11y.push(...(await seriousViolations(demo, 'create dialog with its errors')));
     await dialog.getByPlaceholder('My Awesome Session').fill('Friday Jam');
     const select = dialog.getByTestId('session-project-select');
     await select.locator('option', { hasText: 'e2e-collaborate-30s' }).first().waitFor({ state: 'attached' });
@@ -123,6 +143,7 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     expect(await demo.getByTestId('participant-name').allInnerTexts()).toEqual(['demo (you)', 'rival']);
     expect(await text(demo, 'session-bar-online')).toBe('2 online');
     await rival.locator('[data-testid="participant"]', { hasText: 'demo' }).waitFor();
+    a11y.push(...(await seriousViolations(demo, 'Live Session tab (host)')));
 
     // Demo hits Kick: rival's Kick pad pulses and rival's speakers play it (the page's output meter, silent before).
     await expectInViewport(rival, 'collaboration-pads');
@@ -182,6 +203,8 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     expect(await text(rival, 'session-stem-vocals-percent')).toBe('35%');
     await expectInViewport(rival, 'session-stem-vocals');
     await expectReadableToast(rival, 'Stem Updated');
+    a11y.push(...(await seriousViolations(rival, 'Audio Control tab (participant)')));
+    expect(a11y).toEqual([]);
 
     // Demo presses Play: both start the song together.
     await demo.getByRole('tab', { name: 'Live Session' }).click();
