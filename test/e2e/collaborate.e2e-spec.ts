@@ -139,10 +139,10 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
 
     // Demo sees rival arrive: the toast, the participants panel (host first), two online.
     await expectReadableToast(demo, 'User Joined');
-    await demo.locator('[data-testid="participant"][data-online="true"]', { hasText: 'rival' }).waitFor();
-    expect(await demo.getByTestId('participant-name').allInnerTexts()).toEqual(['demo (you)', 'rival']);
+    await demo.locator('[data-testid="participant"][data-online="true"]', { hasText: 'Rival Tester' }).waitFor();
+    expect(await demo.getByTestId('participant-name').allInnerTexts()).toEqual(['Demo User (you)', 'Rival Tester']);
     expect(await text(demo, 'session-bar-online')).toBe('2 online');
-    await rival.locator('[data-testid="participant"]', { hasText: 'demo' }).waitFor();
+    await rival.locator('[data-testid="participant"]', { hasText: 'Demo User' }).waitFor();
     a11y.push(...(await seriousViolations(demo, 'Live Session tab (host)')));
 
     // Demo hits Kick: rival's Kick pad pulses and rival's speakers play it (the page's output meter, silent before).
@@ -176,13 +176,13 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await expectInViewport(demo, 'session-chat');
 
     // The host makes rival a viewer: rival's pads lock with the reason; back to collaborator, they play again.
-    await demo.getByRole('button', { name: 'Actions for rival' }).click();
+    await demo.getByRole('button', { name: 'Actions for Rival Tester' }).click();
     await demo.getByRole('menuitem', { name: 'Make Viewer' }).click();
     await expectReadableToast(demo, 'Role Changed');
     await rival.getByTestId('pads-viewer-note').waitFor();
     expect(await rivalKick.isDisabled()).toBe(true);
-    expect(await demo.locator('[data-testid="participant"]', { hasText: 'rival' }).getAttribute('data-role')).toBe('viewer');
-    await demo.getByRole('button', { name: 'Actions for rival' }).click();
+    expect(await demo.locator('[data-testid="participant"]', { hasText: 'Rival Tester' }).getAttribute('data-role')).toBe('viewer');
+    await demo.getByRole('button', { name: 'Actions for Rival Tester' }).click();
     await demo.getByRole('menuitem', { name: 'Make Collaborator' }).click();
     await rival.getByTestId('pads-viewer-note').waitFor({ state: 'detached' });
     expect(await rivalKick.isEnabled()).toBe(true);
@@ -230,7 +230,7 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
       await rival.mouse.move(300 + step * 20, 260 + step * 10);
       await rival.waitForTimeout(60);
     }
-    const cursor = demo.locator('[data-testid="remote-cursor"]', { hasText: 'rival' });
+    const cursor = demo.locator('[data-testid="remote-cursor"]', { hasText: 'Rival Tester' });
     await cursor.waitFor({ timeout: 10_000 });
     expect(await cursor.isVisible()).toBe(true);
 
@@ -242,7 +242,7 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     expect(await rival.getByRole('tab', { name: 'Sessions' }).getAttribute('aria-selected')).toBe('true');
     expect(await rival.getByTestId('session-bar').count()).toBe(0);
     await expectReadableToast(demo, 'User Left');
-    await demo.locator('[data-testid="participant"]', { hasText: 'rival' }).waitFor({ state: 'detached' });
+    await demo.locator('[data-testid="participant"]', { hasText: 'Rival Tester' }).waitFor({ state: 'detached' });
     expect(await cursor.count()).toBe(0);
   });
 });
