@@ -378,9 +378,10 @@ describe('Audio export through the gateway (the real stack)', () => {
     const gone = await demo.fetch(answer.downloadUrl);
     expect(gone.status).toBe(410);
     expect(await messageOf(gone)).toBe('This download has expired — export again');
-    // The test stack sweeps every 2 s.
+    // The test stack sweeps every 2 s; a pass removes the file, then marks the record purged (two steps, so wait for both).
+    const purged = async () => (await objectKeys(prefix)).length === 0 && (await connection.collection('exports').findOne({ _id: answer.id as never }))?.purgedAt instanceof Date;
     const until = Date.now() + 15_000;
-    while ((await objectKeys(prefix)).length > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
+    while (!(await purged()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await objectKeys(prefix)).toEqual([]);
     expect(await connection.collection('exports').findOne({ _id: answer.id as never })).toMatchObject({ purgedAt: expect.any(Date) });
     expect((await demo.fetch(answer.downloadUrl)).status).toBe(410);
