@@ -11,7 +11,7 @@
 //                                               KC_BOOTSTRAP_ADMIN_PASSWORD set, and give the same two here
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureK6 } from './k6-install.mjs';
 import { ROOT, stackProfile, startApps, startInfra, stopAll } from './stack.mjs';
@@ -168,7 +168,10 @@ function usage(samples, from, to) {
     };
   }
   const busy = 1 - (last.machine.idle - first.machine.idle) / (last.machine.total - first.machine.total);
-  return { seconds, processes: result, machineBusyPercent: busy * 100 };
+  const cores = readFileSync('/proc/cpuinfo', 'utf8').match(/^processor\s*:/gm)?.length ?? 1;
+  const measured = Object.values(result).reduce((sum, entry) => sum + entry.cpuPercent, 0);
+  // What else ran on the machine meanwhile (other people's tests, say), in the same unit: % of one core.
+  return { seconds, processes: result, machineBusyPercent: busy * 100, cores, outsideCpuPercent: Math.max(0, busy * 100 * cores - measured) };
 }
 
 // ---------------------------------------------------------------- the run
@@ -225,10 +228,15 @@ function report(summary, load, meta) {
     `  fan-out latency, pads           p50 ${fixed(figures.pads.p50Ms)} ms, p99 ${fixed(figures.pads.p99Ms)} ms (from the schedule; sender timer lag p50 ${fixed(figures.padSendLagMs.p50)} ms, p99 ${fixed(figures.padSendLagMs.p99)} ms)`,
   ];
   if (load) {
-    for (const [name, entry] of Object.entries(load.processes)) {
+    const named = ['gateway (replica 1)', 'gateway-2 (replica 2)', 'nats', 'k6'];
+    for (const name of named.filter((n) => load.processes[n])) {
+      const entry = load.processes[name];
       lines.push(`  ${name.padEnd(32)}CPU ${fixed(entry.cpuPercent)} % of a core, RSS ${fixed(entry.rssMbMean, 0)} MB mean, ${fixed(entry.rssMbPeak, 0)} MB peak`);
     }
-    lines.push(`  machine                         ${fixed(load.machineBusyPercent)} % busy over the ${fixed(load.seconds, 0)} s window (${meta.cpus} cores, load average before: ${meta.loadBefore})`);
+    const rest = Object.entries(load.processes).filter(([name]) => !named.includes(name));
+    lines.push(`  rest of the stack               CPU ${fixed(rest.reduce((sum, [, entry]) => sum + entry.cpuPercent, 0))} % of a core (${rest.map(([name, entry]) => `${name} ${fixed(entry.cpuPercent)}`).join(', ')})`);
+    lines.push(`  outside this run                CPU ${fixed(load.outsideCpuPercent)} % of a core (other work on the machine)`);
+    lines.push(`  machine                         ${fixed(load.machineBusyPercent)} % busy over the ${fixed(load.seconds, 0)} s window (${load.cores} cores, load average before: ${meta.loadBefore})`);
   }
   const problems = Object.entries(figures.problems).filter(([, count]) => count > 0);
   if (problems.length) lines.push(`  problems                        ${problems.map(([name, count]) => `${name} ${count}`).join(', ')}`);
@@ -273,12 +281,14 @@ async function main() {
     const summaryFile = join(OUT_DIR, 'summary.json');
     writeFileSync(planFile, JSON.stringify({ baseUrls, warmupMs: WARMUP_MS, durationMs: DURATION_MS, drainMs: DRAIN_MS, cursorIntervalMs: CURSOR_INTERVAL_MS, ...prepared }), { mode: 0o600 });
 
-    const pidOf = (name) => {
-      const file = join(stack.dataDir, 'pids', `${name}.pid`);
-      return existsSync(file) ? Number(readFileSync(file, 'utf8')) : null;
-    };
-    const pids = { 'gateway (replica 1)': pidOf('gateway'), 'gateway-2 (replica 2)': pidOf('gateway-2'), nats: pidOf('nats'), sessions: pidOf('sessions') };
-    for (const [name, pid] of Object.entries(pids)) if (!pid) delete pids[name];
+    // Every process of the stack (its pid files), each gateway replica named; the rest is summed in the report.
+    const pidDir = join(stack.dataDir, 'pids');
+    const label = { gateway: 'gateway (replica 1)', 'gateway-2': 'gateway-2 (replica 2)' };
+    const pids = Object.fromEntries(
+      (existsSync(pidDir) ? readdirSync(pidDir) : [])
+        .filter((file) => file.endsWith('.pid'))
+        .map((file) => [label[file.slice(0, -4)] ?? file.slice(0, -4), Number(readFileSync(join(pidDir, file), 'utf8'))]),
+    );
     const loadBefore = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
     log(`running k6: ${SESSIONS * PARTICIPANTS} sockets, ${WARMUP_MS / 1000} s to enter the rooms, then ${DURATION_MS / 1000} s of pads and cursors`);
     const k6Run = runK6(k6, planFile, summaryFile);
@@ -293,7 +303,6 @@ async function main() {
       at: new Date().toISOString(),
       target: attach ? 'npm start' : 'test stack started by this run',
       k6ExitCode: code,
-      cpus: (await import('node:os')).cpus().length,
       loadBefore,
       cursorIntervalMs: CURSOR_INTERVAL_MS,
     });
