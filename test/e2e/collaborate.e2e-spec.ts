@@ -50,6 +50,31 @@ async function seriousViolations(page: Page, where: string): Promise<string[]> {
     .map((violation) => `${where}: ${violation.id} (${violation.impact}) ${violation.help}\n${violation.nodes.map((node) => `    ${node.target.join(' ')}: ${node.failureSummary ?? ''}`).join('\n')}`);
 }
 
+/** The types of the /ws frames a page sends and receives (for saying what went missing when something does). */
+function recordFrames(page: Page) {
+  const frames = { sent: [] as string[], received: [] as string[] };
+  page.on('websocket', (socket) => {
+    const typeOf = (payload: string | Buffer) => (typeof payload === 'string' ? String((JSON.parse(payload) as { type?: unknown }).type) : 'binary');
+    socket.on('framesent', (frame) => frames.sent.push(typeOf(frame.payload)));
+    socket.on('framereceived', (frame) => frames.received.push(typeOf(frame.payload)));
+  });
+  return frames;
+}
+
+/** From now on, every state the pad shows (idle, pressed, remote) in order, as the page renders it. */
+async function recordPadStates(page: Page, testId: string): Promise<void> {
+  await page.evaluate((testId) => {
+    const pad = document.querySelector(`[data-testid="${testId}"]`)!;
+    const seen: string[] = [];
+    (window as unknown as { padStates: string[] }).padStates = seen;
+    new MutationObserver(() => {
+      const state = pad.getAttribute('data-state')!;
+      if (seen.at(-1) !== state) seen.push(state);
+    }).observe(pad, { attributes: true, attributeFilter: ['data-state'] });
+  }, testId);
+}
+const padStatesSeen = (page: Page) => page.evaluate(() => (window as unknown as { padStates: string[] }).padStates);
+
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).trim();
 
 describe('Collaborate in two browsers on two gateway replicas', () => {
@@ -58,6 +83,8 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
   let rivalContext: BrowserContext;
   let demo: Page;
   let rival: Page;
+  let demoFrames: ReturnType<typeof recordFrames>;
+  let rivalFrames: ReturnType<typeof recordFrames>;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -69,6 +96,8 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     rivalContext = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     demo = await demoContext.newPage();
     rival = await rivalContext.newPage();
+    demoFrames = recordFrames(demo);
+    rivalFrames = recordFrames(rival);
   });
   afterEach(async () => {
     await demoContext.close();
@@ -149,13 +178,18 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await expectInViewport(rival, 'collaboration-pads');
     expect(await outputPeak(rival)).toBeLessThan(0.001);
     const rivalKick = rival.getByTestId('collab-pad-kick');
-    const pulse = rival.locator('[data-testid="collab-pad-kick"][data-state="remote"]').waitFor({ timeout: 10_000 });
+    await recordPadStates(rival, 'collab-pad-kick');
     await demo.getByTestId('collab-pad-kick').click();
-    await pulse;
-    expect(await rivalKick.getAttribute('data-remote-hits')).toBe('1');
+    await rival
+      .locator('[data-testid="collab-pad-kick"][data-remote-hits="1"]')
+      .waitFor({ timeout: 10_000 })
+      .catch((error: Error) => {
+        throw new Error(`rival's Kick did not pulse: ${error.message}\ndemo sent ${demoFrames.sent.join(',')}\nrival received ${rivalFrames.received.join(',')}`);
+      });
     expect(await rivalKick.isVisible()).toBe(true);
-    // The pulse goes out by itself.
+    // It lit as another's hit, then went out by itself.
     await rival.locator('[data-testid="collab-pad-kick"][data-state="idle"]').waitFor({ timeout: 2_000 });
+    expect(await padStatesSeen(rival)).toEqual(['remote', 'idle']);
     const kickPeak = await waitForPeakAbove(rival, 0.01, 5_000);
     console.log(`rival's output peak after demo's Kick: ${kickPeak.toFixed(3)}`);
     expect(kickPeak).toBeGreaterThan(0.01);
