@@ -12,6 +12,10 @@ import { createSession, joinSession, sessionMessages, sessionParticipants, sessi
  * rival's on the second, so everything one sees of the other crossed NATS (the session's event subject), and
  * presence lives in the NATS KV bucket.
  */
+// Each test walks a whole session through both replicas; the project-level testTimeout in jest.config.js does not
+// reach jest-circus (it reads the global one), so the time is set here.
+jest.setTimeout(30_000);
+
 const VIEWERS_CANNOT_PLAY = 'Viewers can listen and chat, but only the host and collaborators can play or mix';
 const NOT_FOUND = 'Session not found';
 
