@@ -158,7 +158,7 @@ export const JoinSessionBody = z
 export type JoinSessionBody = z.infer<typeof JoinSessionBody>;
 
 /** PATCH /api/sessions/:id/participants/:userId (the host only). */
-export const SetRoleBody = z.object({ role: GuestRole }).strict();
+export const SetRoleBody = z.object({ role: z.enum(GuestRole.options, { errorMap: () => ({ message: 'Role must be collaborator or viewer' }) }) }).strict();
 export type SetRoleBody = z.infer<typeof SetRoleBody>;
 
 /** POST /api/sessions/:id/messages. `userId` must be the caller. */
