@@ -22,9 +22,10 @@ const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 10);
 const DURATION_MS = Number(process.env.LOAD_DURATION_S ?? 120) * 1000;
 const WARMUP_MS = Number(process.env.LOAD_WARMUP_S ?? 30) * 1000;
 const DRAIN_MS = 3000;
-// The gateway passes on at most one cursor per socket every 100 ms and drops faster ones; the browser sends
-// at most that often. Measured from the previous send's own time, a 110 ms step keeps network and event-loop
-// jitter from pushing two cursors under 100 ms apart on arrival (a drop by design, not a loss).
+// The browser sends a cursor at most every 110 ms (CURSOR_MIN_INTERVAL_MS + 10, frontend cursorSender), and
+// so does each VU, measured from its previous send. The gateway passes on at most one per socket every 100 ms
+// by its own clock on arrival: when its event loop or the machine stalls, two cursors arrive closer together
+// and the second is dropped before it is published, so those drops show in the cursors' delivered count.
 const CURSOR_INTERVAL_MS = Number(process.env.LOAD_CURSOR_INTERVAL_MS ?? 110);
 const PASSWORD = 'load-test-password';
 const OUT_DIR = join(ROOT, '.data', 'bench', 'k6-collab');
