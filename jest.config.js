@@ -26,16 +26,18 @@ const shared = {
 };
 
 module.exports = {
+  // Jest reads the test timeout from the global config only (a project's own `testTimeout` is ignored), so it
+  // is set here for every tier, and the e2e project raises it in its setup file. `npm test` runs the unit tests
+  // beside the stack and its integration tests on the same cores: the DSP specs (separation, analysis) that take
+  // 1–2 s alone can take several times that there.
+  testTimeout: 30_000,
   projects: [
     {
       ...shared,
       displayName: 'unit',
-      // `npm test` runs the unit tests beside the stack and its integration tests on the same cores: the DSP
-      // specs (separation, analysis) that take 1–2 s alone can take several times that there.
-      testTimeout: 30_000,
       testMatch: ['<rootDir>/{proto,libs,services,tools}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}'],
     },
-    { ...shared, displayName: 'integration', testTimeout: 30_000, testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
-    { ...shared, displayName: 'e2e', testTimeout: 60_000, testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'e2e', setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'], testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };
