@@ -51,6 +51,9 @@ export const presenceKey = (sessionId: string, userId: string, connectionId: str
 /** KV keys allow [-/_=.a-zA-Z0-9]: ids (uuids, Keycloak subject ids) are made of those. */
 export const PRESENCE_KEY_PART = /^[-_=a-zA-Z0-9]+$/;
 
+/** Why a viewer's pad hit, mix change or play is refused (by the gateway for pads, by the service for the rest). */
+export const VIEWERS_CANNOT_PLAY = 'Viewers can listen and chat, but only the host and collaborators can play or mix';
+
 export const SessionRole = z.enum(SESSION_ROLES);
 export type SessionRole = z.infer<typeof SessionRole>;
 /** The roles a join or the host's role change may give (there is one host: the one who made the session). */

@@ -1,4 +1,4 @@
-import { CURSOR_MIN_INTERVAL_MS, PRESENCE_TTL_MS, TRANSPORT_START_LEAD_MS, type LiveSessionState, type Session } from '@stemdeck/proto';
+import { CURSOR_MIN_INTERVAL_MS, PRESENCE_TTL_MS, TRANSPORT_START_LEAD_MS, VIEWERS_CANNOT_PLAY, type LiveSessionState, type Session } from '@stemdeck/proto';
 import { signInAt, type SignedInAgent } from '@stemdeck/test-client';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,6 @@ import { createSession, joinSession, sessionMessages, sessionParticipants, sessi
 // reach jest-circus (it reads the global one), so the time is set here.
 jest.setTimeout(30_000);
 
-const VIEWERS_CANNOT_PLAY = 'Viewers can listen and chat, but only the host and collaborators can play or mix';
 const NOT_FOUND = 'Session not found';
 
 type Message = Record<string, any> & { type: string };

@@ -15,7 +15,8 @@ import {
 import { DomainError } from '../errors/domain-error';
 import type { LiveClient, LiveHandler } from './live.hub';
 import type { SessionRoomBus } from './session-room-bus.adapter';
-import { JOIN_AS_YOURSELF, JOIN_FIRST, SessionRoom, VIEWERS_CANNOT_PLAY } from './session-room';
+import { VIEWERS_CANNOT_PLAY } from '@stemdeck/proto';
+import { JOIN_AS_YOURSELF, JOIN_FIRST, SessionRoom } from './session-room';
 
 const SESSION = 'session-1';
 const OTHER_SESSION = 'session-2';

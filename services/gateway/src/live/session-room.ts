@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, type Clock } from '@stemdeck/platform';
 import {
+  VIEWERS_CANNOT_PLAY,
   CURSOR_MIN_INTERVAL_MS,
   PRESENCE_HEARTBEAT_MS,
   PRESENCE_KEY_PART,
@@ -18,7 +19,6 @@ import { LiveHub, type LiveClient } from './live.hub';
 import { SESSION_ROOM_BUS, type SessionRoomBus } from './session-room-bus.adapter';
 
 /** The sessions service refuses viewers' changes in the same words; pads never reach it, so the room says it. */
-export const VIEWERS_CANNOT_PLAY = 'Viewers can listen and chat, but only the host and collaborators can play or mix';
 export const JOIN_AS_YOURSELF = 'You can only join a session as yourself';
 export const JOIN_FIRST = 'Join a session first';
 const SESSION_NOT_FOUND = 'Session not found';
