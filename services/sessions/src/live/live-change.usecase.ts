@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '@stemdeck/platform';
-import { TRANSPORT_START_LEAD_MS, type LiveChangeRequest, type StemMix, type Transport } from '@stemdeck/proto';
+import { TRANSPORT_START_LEAD_MS, type LiveChangeRequest, type Transport } from '@stemdeck/proto';
 import { SessionAccess } from '../sessions/session-access';
 import { STEM_NOT_IN_SESSION, VIEWERS_CANNOT_PLAY, failure } from '../sessions/session-failures';
 import { SESSION_EVENTS, SESSION_STORE, type SessionEventPublisher, type SessionStore } from '../sessions/sessions.ports';
 import { SessionStems } from './session-stems';
-
-const FULL_LEVEL: StemMix = { volume: 1, muted: false };
 
 /**
  * A change to the session's shared state from a socket: the transport (play or pause at a position) or one
@@ -16,7 +14,7 @@ const FULL_LEVEL: StemMix = { volume: 1, muted: false };
 @Injectable()
 export class LiveChangeUseCase {
   constructor(
-    @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'setTransport' | 'setStemMix'>,
+    @Inject(SESSION_STORE) private readonly sessions: Pick<SessionStore, 'setTransport' | 'updateStemMix'>,
     @Inject(SESSION_EVENTS) private readonly events: SessionEventPublisher,
     private readonly access: SessionAccess,
     private readonly stems: SessionStems,
@@ -36,10 +34,8 @@ export class LiveChangeUseCase {
       return {};
     }
     if (!(await this.stems.includes(session, change.stemId))) throw failure(400, STEM_NOT_IN_SESSION);
-    const current = session.mix?.[change.stemId] ?? FULL_LEVEL;
     const property = change.kind === 'stem_volume' ? 'volume' : 'muted';
-    const mix: StemMix = change.kind === 'stem_volume' ? { ...current, volume: change.value } : { ...current, muted: change.value };
-    await this.sessions.setStemMix(sessionId, change.stemId, mix);
+    const mix = await this.sessions.updateStemMix(sessionId, change.stemId, change.kind === 'stem_volume' ? { volume: change.value } : { muted: change.value });
     this.events.publish(sessionId, {
       origin: null,
       message: { type: 'stem_changed', sessionId, userId, stemId: change.stemId, property, value: change.value, mix },

@@ -3,7 +3,7 @@ import { CHAT_HISTORY_ON_JOIN, type LiveEnterRequest, type LiveSessionState } fr
 import { SessionAccess } from '../sessions/session-access';
 import { failure } from '../sessions/session-failures';
 import { toChatMessage } from '../sessions/session-views';
-import { CHAT_STORE, type ChatStore } from '../sessions/sessions.ports';
+import { CHAT_STORE, completeMix, type ChatStore } from '../sessions/sessions.ports';
 import { PresenceTracker } from './presence-tracker';
 import { validPresenceParts } from './presence-keys';
 
@@ -33,7 +33,7 @@ export class LiveEnterUseCase {
       session: sessionView,
       role: participant.role,
       participants,
-      mix: session.mix ?? {},
+      mix: completeMix(session.mix),
       transport: session.transport,
       chat: chat.map(toChatMessage),
     };

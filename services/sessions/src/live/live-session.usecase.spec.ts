@@ -1,5 +1,6 @@
 import { CHAT_HISTORY_ON_JOIN, CHAT_RATE_LIMIT, PRESENCE_TTL_MS, TRANSPORT_START_LEAD_MS } from '@stemdeck/proto';
 import { SESSION_NOT_ACTIVE, SESSION_NOT_FOUND, STEM_NOT_IN_SESSION, VIEWERS_CANNOT_PLAY } from '../sessions/session-failures';
+import { stemMixOf } from '../sessions/sessions.ports';
 import { sessionsWorld, type SessionsWorld } from '../sessions/testing/world';
 import { PRESENCE_SWEEP_INTERVAL_MS } from './presence.sweep';
 import { PresenceTracker } from './presence-tracker';
@@ -222,7 +223,16 @@ describe('live sessions', () => {
       // Separated again since: the new stem is found on the next ask.
       w.projects.setStems('host', 'p1', ['stem-new']);
       await change('guest', { kind: 'stem_muted', stemId: 'stem-new', value: true });
-      expect(w.sessions.sessions.get(sessionId)!.mix['stem-new']).toEqual({ volume: 1, muted: true });
+      expect(stemMixOf(w.sessions.sessions.get(sessionId)!.mix, 'stem-new')).toEqual({ volume: 1, muted: true });
+    });
+
+    it('a level and a mute sent at once by two people both stay (each change sets only its own field)', async () => {
+      await Promise.all([
+        change('guest', { kind: 'stem_volume', stemId: 'stem-drums', value: 0.3 }),
+        change('host', { kind: 'stem_muted', stemId: 'stem-drums', value: true }),
+      ]);
+      expect(stemMixOf(w.sessions.sessions.get(sessionId)!.mix, 'stem-drums')).toEqual({ volume: 0.3, muted: true });
+      expect(w.events.ofType('stem_changed').at(-1)).toMatchObject({ mix: { volume: 0.3, muted: true } });
     });
   });
 });

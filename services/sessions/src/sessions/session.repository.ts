@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { SessionRole, StemMix, Transport } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
 import { PARTICIPANT_MODEL, SESSION_MODEL, type ParticipantDocument, type SessionDocument } from './session.schema';
-import type { SessionStore } from './sessions.ports';
+import { stemMixOf, type StemMixChange, type SessionStore } from './sessions.ports';
 
 const DUPLICATE_KEY = 11000;
 
@@ -50,9 +50,15 @@ export class SessionRepository implements SessionStore {
     await this.sessions.updateOne({ _id: sessionId }, { $set: { transport } }).exec();
   }
 
-  async setStemMix(sessionId: string, stemId: string, mix: StemMix): Promise<void> {
-    // Stem ids are media's uuids (checked against the project's stems before this): safe as a field name.
-    await this.sessions.updateOne({ _id: sessionId }, { $set: { [`mix.${stemId}`]: { volume: mix.volume, muted: mix.muted } } }).exec();
+  async updateStemMix(sessionId: string, stemId: string, change: StemMixChange): Promise<StemMix> {
+    // Stem ids are media's uuids (checked against the project's stems before this): safe as a field name. Only
+    // the changed field is set, so a concurrent change to the other field stays.
+    const field = 'volume' in change ? 'volume' : 'muted';
+    const after = await this.sessions
+      .findOneAndUpdate({ _id: sessionId }, { $set: { [`mix.${stemId}.${field}`]: 'volume' in change ? change.volume : change.muted } }, { new: true })
+      .lean<SessionDocument>()
+      .exec();
+    return stemMixOf(after?.mix, stemId);
   }
 
   findParticipant(sessionId: string, userId: string): Promise<ParticipantDocument | null> {

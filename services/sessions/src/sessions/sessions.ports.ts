@@ -1,6 +1,20 @@
 import type { SessionEvent, SessionRole, StemMix, StemRecord, Transport } from '@stemdeck/proto';
 import type { ChatMessageDocument, ParticipantDocument, SessionDocument } from './session.schema';
 
+/** One field of a stem's level in the shared mix. */
+export type StemMixChange = { volume: number } | { muted: boolean };
+
+/** A stem's stored level and mute; a field never set is full level, unmuted. */
+export function stemMixOf(mix: Record<string, Partial<StemMix>> | undefined, stemId: string): StemMix {
+  const entry = mix?.[stemId];
+  return { volume: entry?.volume ?? 1, muted: entry?.muted ?? false };
+}
+
+/** The whole stored mix with every entry complete. */
+export function completeMix(mix: Record<string, Partial<StemMix>> | undefined): Record<string, StemMix> {
+  return Object.fromEntries(Object.keys(mix ?? {}).map((stemId) => [stemId, stemMixOf(mix, stemId)]));
+}
+
 /*
  * What the session use-cases need from the world, each behind a token: sessions.wiring binds them to the
  * real repositories and adapters, the unit specs to small in-memory fakes (./testing).
@@ -21,7 +35,11 @@ export interface SessionStore {
   /** Marks the session inactive; false when it already was (or is gone). */
   end(sessionId: string): Promise<boolean>;
   setTransport(sessionId: string, transport: Transport): Promise<void>;
-  setStemMix(sessionId: string, stemId: string, mix: StemMix): Promise<void>;
+  /**
+   * Changes one field of one stem's level in the shared mix, leaving the other as stored (two changes close
+   * together — a level and a mute, or two people — never undo each other); the stem's level and mute after it.
+   */
+  updateStemMix(sessionId: string, stemId: string, change: StemMixChange): Promise<StemMix>;
 
   findParticipant(sessionId: string, userId: string): Promise<ParticipantDocument | null>;
   /** In the order they joined. */

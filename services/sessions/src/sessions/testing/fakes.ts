@@ -1,7 +1,7 @@
 import type { Clock, IdGenerator } from '@stemdeck/platform';
 import { PRESENCE_TTL_MS, SessionEvent, type SessionEventMessage, type SessionRole, type StemMix, type StemRecord, type Transport } from '@stemdeck/proto';
 import type { ChatMessageDocument, ParticipantDocument, SessionDocument } from '../session.schema';
-import type { ChatStore, PresenceBoard, SessionEventPublisher, SessionProjects, SessionStore } from '../sessions.ports';
+import { stemMixOf, type ChatStore, type PresenceBoard, type SessionEventPublisher, type SessionProjects, type SessionStore, type StemMixChange } from '../sessions.ports';
 
 /** A clock that moves only when told to. */
 export class ManualClock implements Clock {
@@ -68,9 +68,10 @@ export class InMemorySessions implements SessionStore {
     if (session) session.transport = { ...transport };
   }
 
-  async setStemMix(sessionId: string, stemId: string, mix: StemMix): Promise<void> {
+  async updateStemMix(sessionId: string, stemId: string, change: StemMixChange): Promise<StemMix> {
     const session = this.sessions.get(sessionId);
-    if (session) session.mix = { ...session.mix, [stemId]: { ...mix } };
+    if (session) session.mix = { ...session.mix, [stemId]: { ...session.mix[stemId], ...change } as StemMix };
+    return stemMixOf(session?.mix, stemId);
   }
 
   async findParticipant(sessionId: string, userId: string): Promise<ParticipantDocument | null> {
