@@ -184,6 +184,7 @@ describe('CollaboratePage', () => {
       server.answer('GET', '/api/sessions/s1/messages', { status: 200, body: [] });
       server.answer('GET', '/api/sessions/s1/stems', { status: 200, body: [{ id: 'st-v', projectId: 'p1', type: 'vocals', engine: 'fast', volume: 0, muted: false, url: '/api/sessions/s1/stems/st-v/audio' }] });
       await renderPage({ connected: true });
+      await screen.findByText('No sessions yet'); // the signed-in user is known (the list is theirs)
       await receive({ type: 'session_joined', state: state(role), serverTime: 1 });
     };
 
