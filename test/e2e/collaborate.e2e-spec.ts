@@ -52,11 +52,14 @@ async function seriousViolations(page: Page, where: string): Promise<string[]> {
 
 /** The types of the /ws frames a page sends and receives (for saying what went missing when something does). */
 function recordFrames(page: Page) {
-  const frames = { sent: [] as string[], received: [] as string[] };
+  const frames = { sent: [] as string[], received: [] as string[], transports: [] as Array<{ playing: boolean; position: number; at: number }> };
   page.on('websocket', (socket) => {
     const typeOf = (payload: string | Buffer) => (typeof payload === 'string' ? String((JSON.parse(payload) as { type?: unknown }).type) : 'binary');
     socket.on('framesent', (frame) => frames.sent.push(typeOf(frame.payload)));
-    socket.on('framereceived', (frame) => frames.received.push(typeOf(frame.payload)));
+    socket.on('framereceived', (frame) => {
+      frames.received.push(typeOf(frame.payload));
+      if (typeof frame.payload === 'string' && frame.payload.includes('"audio_sync"')) frames.transports.push((JSON.parse(frame.payload) as { transport: (typeof frames.transports)[number] }).transport);
+    });
   });
   return frames;
 }
@@ -254,7 +257,16 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
       }),
     );
     const skewMs = Math.abs(started[0]! - started[1]!);
-    console.log(`shared playback start skew between demo (replica 1) and rival (replica 2): ${skewMs.toFixed(1)} ms`);
+    // Each page's figure is when its audio clock says the first samples leave for the speakers; both aim at the
+    // server's `at` (the same machine's clock here), so each is also compared with it.
+    const at = demoFrames.transports.find((transport) => transport.playing)!.at;
+    expect(rivalFrames.transports.find((transport) => transport.playing)!.at).toBe(at);
+    const afterAt = started.map((wallMs) => wallMs - at);
+    console.log(
+      `shared playback start skew between demo (replica 1) and rival (replica 2): ${skewMs.toFixed(1)} ms; ` +
+        `each after the server's start time: demo ${afterAt[0]!.toFixed(1)} ms, rival ${afterAt[1]!.toFixed(1)} ms`,
+    );
+    for (const late of afterAt) expect(Math.abs(late)).toBeLessThanOrEqual(50);
     expect(skewMs).toBeLessThanOrEqual(START_SKEW_GOAL_MS);
     expect(await waitForPeakAbove(rival, 0.01, 5_000)).toBeGreaterThan(0.01);
     expect(await text(rival, 'session-transport-status')).toBe('Playing for everyone in the session');
