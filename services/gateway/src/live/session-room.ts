@@ -18,6 +18,9 @@ import { SessionsClient } from '../sessions/sessions.client';
 import { LiveHub, type LiveClient } from './live.hub';
 import { SESSION_ROOM_BUS, type SessionRoomBus } from './session-room-bus.adapter';
 
+/** How early a cursor may arrive on its slot and still be passed on. */
+export const CURSOR_JITTER_MS = 30;
+
 /** The sessions service refuses viewers' changes in the same words; pads never reach it, so the room says it. */
 export const JOIN_AS_YOURSELF = 'You can only join a session as yourself';
 export const JOIN_FIRST = 'Join a session first';
@@ -37,7 +40,8 @@ interface Membership {
   held: SessionEventMessage[];
   /** Settles when the join did (true: in the room). */
   joined: Promise<boolean>;
-  lastCursorAt: number;
+  /** When this socket's next cursor is due at the allowed rate (one per CURSOR_MIN_INTERVAL_MS on average). */
+  cursorDueAt: number;
   /** This socket's shared-state changes, one after another in the order sent. */
   changes: Promise<void>;
   /** The presence put in flight, so leaving waits for it (a put landing after the delete would revive the key). */
@@ -118,7 +122,7 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
       entered: false,
       held: [],
       joined: new Promise((resolve) => (settle = resolve)),
-      lastCursorAt: -Infinity,
+      cursorDueAt: -Infinity,
       changes: Promise.resolve(),
       presencePut: Promise.resolve(),
     };
@@ -200,8 +204,11 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
     const member = this.members.get(client.connectionId);
     if (!member?.entered) return; // pointer moves before joining are not errors worth answering ten times a second
     const now = this.clock.now();
-    if (now - member.lastCursorAt < CURSOR_MIN_INTERVAL_MS) return;
-    member.lastCursorAt = now;
+    // At most one per CURSOR_MIN_INTERVAL_MS on average (a cell-rate limit): a cursor may come up to
+    // CURSOR_JITTER_MS early — the network and a busy event loop bunch a browser's evenly spaced moves — but
+    // early ones use up the following slots, so the rate over time never rises above the limit.
+    if (now < member.cursorDueAt - CURSOR_JITTER_MS) return;
+    member.cursorDueAt = Math.max(now, member.cursorDueAt) + CURSOR_MIN_INTERVAL_MS;
     this.bus.publish(member.sessionId, {
       origin: client.connectionId,
       message: { type: 'cursor_update', sessionId: member.sessionId, userId: client.user.id, name: member.name, position: message.position },
