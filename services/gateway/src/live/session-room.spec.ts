@@ -400,6 +400,67 @@ describe('SessionRoom', () => {
     expect(sessions.exited).toHaveLength(1);
   });
 
+  it('two joins sent back to back from a socket in a session leave it in the last one only: no stray room, subscription or presence', async () => {
+    const { bus, sessions, hubA, roomA } = twoReplicas();
+    const host = socket('host', 'c1');
+    await hubA.send(host, { type: 'join_session', sessionId: SESSION });
+    await Promise.allSettled([
+      hubA.send(host, { type: 'join_session', sessionId: OTHER_SESSION }),
+      hubA.send(host, { type: 'join_session', sessionId: 'session-3' }),
+      hubA.send(host, { type: 'join_session', sessionId: 'session-4' }),
+    ]);
+    await settle();
+    expect([SESSION, OTHER_SESSION, 'session-3', 'session-4'].map((id) => roomA.socketsIn(id))).toEqual([0, 0, 0, 1]);
+    expect([SESSION, OTHER_SESSION, 'session-3'].map((id) => bus.subscribers(id))).toEqual([0, 0, 0]);
+    expect(host.of('session_joined').map((joined) => (joined as { state: LiveSessionState }).state.session.id)).toEqual([SESSION, 'session-4']);
+    // Whatever reached the service's entering was let out again.
+    const stillIn = sessions.entered.filter((entry) => !sessions.exited.some((exit) => exit.sessionId === entry.sessionId && exit.connectionId === entry.connectionId));
+    expect(stillIn.map((entry) => entry.sessionId)).toEqual(['session-4']);
+    // A refused join (not a participant) leaves nothing behind either.
+    const stranger = socket('stranger', 'c9');
+    await expect(hubA.send(stranger, { type: 'join_session', sessionId: OTHER_SESSION })).rejects.toThrow('Session not found');
+    expect(roomA.socketsIn(OTHER_SESSION)).toBe(0);
+    expect(bus.subscribers(OTHER_SESSION)).toBe(0);
+  });
+
+  it('a socket that closes while switching sessions is in no room afterwards and its key is never put again', async () => {
+    jest.useFakeTimers();
+    const { bus, hubA, roomA } = twoReplicas();
+    await roomA.onApplicationBootstrap();
+    const host = socket('host', 'c1');
+    await hubA.send(host, { type: 'join_session', sessionId: SESSION });
+    const switching = hubA.send(host, { type: 'join_session', sessionId: OTHER_SESSION });
+    hubA.close(host);
+    await Promise.allSettled([switching]);
+    await settle();
+    expect([roomA.socketsIn(SESSION), roomA.socketsIn(OTHER_SESSION)]).toEqual([0, 0]);
+    bus.puts.length = 0;
+    jest.advanceTimersByTime(PRESENCE_HEARTBEAT_MS * 3);
+    await settle();
+    expect(bus.puts).toEqual([]);
+    await roomA.onApplicationShutdown();
+  });
+
+  it('a collaborator made a viewer while their socket enters cannot play pads (the event beats the older entering state)', async () => {
+    const { bus, sessions, hubA, hubB } = twoReplicas();
+    const host = socket('host', 'c1');
+    const guest = socket('guest', 'c2');
+    await hubA.send(host, { type: 'join_session', sessionId: SESSION });
+    let release!: () => void;
+    sessions.hold = new Promise((resolve) => (release = resolve));
+    const entering = hubB.send(guest, { type: 'join_session', sessionId: SESSION });
+    await settle();
+    sessions.roles.set('guest', 'viewer');
+    bus.publish(SESSION, { origin: null, message: { type: 'role_changed', sessionId: SESSION, userId: 'guest', role: 'viewer' } });
+    // The service read its state before the change.
+    sessions.roles.set('guest', 'collaborator');
+    release();
+    await entering;
+    sessions.roles.set('guest', 'viewer');
+    await expect(hubB.send(guest, { type: 'audio_event', eventType: 'pad_trigger', eventData: { pad: 'Kick', velocity: 127 } })).rejects.toThrow(VIEWERS_CANNOT_PLAY);
+    expect(guest.of('role_changed')).toHaveLength(1);
+  });
+
   it('keeps every joined socket present: a put per socket each PRESENCE_HEARTBEAT_MS, none after it left, a failure retried', async () => {
     jest.useFakeTimers();
     const { bus, hubA, roomA } = twoReplicas();

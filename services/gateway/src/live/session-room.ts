@@ -46,6 +46,8 @@ interface Membership {
   changes: Promise<void>;
   /** The presence put in flight, so leaving waits for it (a put landing after the delete would revive the key). */
   presencePut: Promise<void>;
+  /** The role a role_changed event gave this user (heard while entering, it wins over the entering state's). */
+  roleFromEvent: SessionRole | null;
 }
 
 interface Room {
@@ -111,7 +113,6 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
     if (!PRESENCE_KEY_PART.test(message.sessionId)) throw new DomainError(404, SESSION_NOT_FOUND);
     const current = this.members.get(client.connectionId);
     if (current?.sessionId === message.sessionId) return this.enterAgain(current);
-    if (current) await this.leave(current, 'left');
 
     let settle!: (inRoom: boolean) => void;
     const member: Membership = {
@@ -125,26 +126,33 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
       cursorDueAt: -Infinity,
       changes: Promise.resolve(),
       presencePut: Promise.resolve(),
+      roleFromEvent: null,
     };
+    // The new membership replaces the old one before anything is awaited: a socket that closes, leaves or joins
+    // elsewhere meanwhile finds this one (and takes it out), never a gap.
     this.members.set(client.connectionId, member);
     try {
+      if (current) await this.leave(current, 'left');
+      if (!this.isCurrent(member)) return settle(false);
       // Subscribed before entering: every event after the state the service answers with reaches this socket.
       await this.addToRoom(member);
       const state = await this.sessions.liveEnter({ userId: client.user.id, sessionId: member.sessionId, connectionId: client.connectionId });
       if (!this.isCurrent(member)) {
-        // The socket closed or left while entering: its presence key goes now.
+        // The socket closed, left or joined elsewhere while entering: out of the room, and its presence key goes now.
         settle(false);
+        this.drop(member);
         await this.exit(member);
         return;
       }
-      member.role = state.role;
+      // A role change heard while entering is newer than (or the same as) the state's.
+      member.role = member.roleFromEvent ?? state.role;
       client.send({ type: 'session_joined', state, serverTime: this.clock.now() });
       member.entered = true;
       for (const held of member.held.splice(0)) client.send(held);
       settle(true);
     } catch (error) {
       settle(false);
-      if (this.isCurrent(member)) this.drop(member);
+      this.drop(member); // only ever takes out this membership, wherever it still is
       throw error;
     }
   }
@@ -155,7 +163,7 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
     const { client } = member;
     const state = await this.sessions.liveEnter({ userId: client.user.id, sessionId: member.sessionId, connectionId: client.connectionId });
     if (!this.isCurrent(member)) return;
-    member.role = state.role;
+    // The cached role stays as the session's events keep it (this state may be older than one of them).
     client.send({ type: 'session_joined', state, serverTime: this.clock.now() });
   }
 
@@ -297,7 +305,9 @@ export class SessionRoom implements OnApplicationBootstrap, OnApplicationShutdow
         for (const member of members) void this.leave(member, 'ended');
         break;
       case 'role_changed':
-        for (const member of members) if (member.client.user.id === message.userId) member.role = message.role;
+        for (const member of members) {
+          if (member.client.user.id === message.userId) member.role = member.roleFromEvent = message.role;
+        }
         break;
       default:
         break;
