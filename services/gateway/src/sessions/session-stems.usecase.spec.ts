@@ -97,6 +97,13 @@ describe('SessionStemsUseCase', () => {
     expect(host.audioAsked).toEqual([]);
   });
 
+  it('is 409 once the session has ended: its participants no longer hear the host\'s project through it', async () => {
+    const ended: SessionAccessCalls = { access: async (userId, sessionId) => ({ ...(await access.access(userId, sessionId)), session: { ...session, isActive: false } }) };
+    const useCase = new SessionStemsUseCase(ended, media());
+    await expect(useCase.list('user-guest', 's1')).rejects.toMatchObject({ status: 409, message: 'Session is not active' });
+    await expect(useCase.audio('user-guest', 's1', 'st-drums')).rejects.toMatchObject({ status: 409 });
+  });
+
   it('escapes ids in the audio path', () => {
     expect(sessionStemAudioPath('s/1', 'a b')).toBe('/api/sessions/s%2F1/stems/a%20b/audio');
   });

@@ -5,6 +5,7 @@ import { MediaClient } from '../media/media.client';
 import { SessionsClient } from './sessions.client';
 
 export const STEM_NOT_FOUND = 'Stem not found';
+export const SESSION_NOT_ACTIVE = 'Session is not active';
 
 /** Where a participant's browser fetches a session stem's audio: under the session, so access is the session's. */
 export const sessionStemAudioPath = (sessionId: string, stemId: string): string =>
@@ -24,7 +25,7 @@ export type HostStemCalls = Pick<MediaClient, 'listStems' | 'stemAudio'>;
 
 /**
  * The host's project stems, for the session's participants: the sessions service says whether the caller is
- * in the session (anyone else: 404 "Session not found"), then media is asked as the host. Only stems of the
+ * in the session (anyone else: 404 "Session not found"; an ended session 409), then media is asked as the host. Only stems of the
  * session's project are served; any other stem id is 404, whoever owns it.
  */
 @Injectable()
@@ -48,7 +49,10 @@ export class SessionStemsUseCase {
     return this.media.stemAudio(session.hostUserId, stemId);
   }
 
+  /** The session, while it runs: the host's project is heard through it only until it ends. */
   private async sessionOf(callerId: string, sessionId: string): Promise<Session> {
-    return (await this.sessions.access(callerId, sessionId)).session;
+    const { session } = await this.sessions.access(callerId, sessionId);
+    if (!session.isActive) throw new DomainError(409, SESSION_NOT_ACTIVE);
+    return session;
   }
 }

@@ -136,15 +136,34 @@ describe('live sessions', () => {
       expect(w.events.ofType('user_joined')).toHaveLength(1);
     });
 
-    it('ignores keys of people no longer in the session (a heartbeat racing their removal)', async () => {
+    it('does not announce keys of people no longer in the session, but repeats their removal once per key lifetime (a gateway that missed it lets the socket go)', async () => {
       await enter('guest', 'tab-1');
       await w.remove.execute({ userId: 'host', sessionId, targetUserId: 'guest' });
-      await w.board.put(sessionId, 'guest', 'tab-1');
+      await w.board.put(sessionId, 'guest', 'tab-1'); // a heartbeat racing the removal, or a gateway that missed it
       w.events.clear();
       expect(await w.presence.sweep()).toEqual({ wentOffline: 0, cameOnline: 0 });
-      w.clock.advance(PRESENCE_TTL_MS);
       expect(await w.presence.sweep()).toEqual({ wentOffline: 0, cameOnline: 0 });
-      expect(w.events.published).toEqual([]);
+      expect(w.events.published).toEqual([{ sessionId, event: { origin: null, message: { type: 'participant_removed', sessionId, userId: 'guest', byUserId: 'host' } } }]);
+      // Still put a key lifetime later (the socket is still there): said once more; then it lapses and nothing follows.
+      w.clock.advance(PRESENCE_TTL_MS - 1);
+      await w.board.put(sessionId, 'guest', 'tab-1');
+      w.clock.advance(1);
+      await w.presence.sweep();
+      expect(w.events.ofType('participant_removed')).toHaveLength(2);
+      w.clock.advance(PRESENCE_TTL_MS * 2);
+      await w.presence.sweep();
+      expect(w.events.ofType('participant_removed')).toHaveLength(2);
+      expect(w.events.ofType('user_joined')).toEqual([]);
+    });
+
+    it('repeats the end of a session to sockets whose keys are still put after it ended', async () => {
+      await enter('guest', 'tab-1');
+      await w.remove.execute({ userId: 'host', sessionId, targetUserId: 'host' });
+      await w.board.put(sessionId, 'guest', 'tab-1');
+      w.presence.forgetSession(sessionId);
+      w.events.clear();
+      await w.presence.sweep();
+      expect(w.events.published).toEqual([{ sessionId, event: { origin: null, message: { type: 'session_ended', sessionId } } }]);
     });
 
     it('rebuilds who is online from the bucket at boot, so a restarted service still turns them offline once', async () => {

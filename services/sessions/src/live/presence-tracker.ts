@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '@stemdeck/platform';
+import { PRESENCE_TTL_MS } from '@stemdeck/proto';
 import type { ParticipantDocument } from '../sessions/session.schema';
 import { toParticipant } from '../sessions/session-views';
 import {
@@ -37,6 +38,21 @@ export class PresenceTracker {
     @Inject(SESSION_EVENTS) private readonly events: SessionEventPublisher,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  /** When the sweep last repeated that someone is out of a session (session + user → ms). */
+  private readonly reminded = new Map<string, number>();
+
+  private remindGone(sessionId: string, userId: string, isActive: boolean, hostUserId: string): void {
+    const now = this.clock.now();
+    for (const [key, at] of this.reminded) if (now - at >= PRESENCE_TTL_MS) this.reminded.delete(key);
+    const key = pairKey(sessionId, userId);
+    if (this.reminded.has(key)) return;
+    this.reminded.set(key, now);
+    const message = isActive
+      ? ({ type: 'participant_removed', sessionId, userId, byUserId: hostUserId } as const)
+      : ({ type: 'session_ended', sessionId } as const);
+    this.events.publish(sessionId, { origin: null, message });
+  }
 
   /** At boot: whoever has a key now was announced by an earlier run of the service. */
   async rebuild(): Promise<void> {
@@ -105,8 +121,14 @@ export class PresenceTracker {
       await this.exclusive(sessionId, userId, async () => {
         if (this.isAnnounced(sessionId, userId)) return;
         const session = await this.sessions.find(sessionId);
-        // A key left behind by someone no longer in an active session just expires.
-        if (!session?.isActive || !(await this.sessions.findParticipant(sessionId, userId))) return;
+        if (!session) return;
+        if (!session.isActive || !(await this.sessions.findParticipant(sessionId, userId))) {
+          // A key of someone no longer in an active session. Usually a heartbeat that raced their removal and
+          // simply expires — but a gateway that missed the removal (core NATS delivers at most once, e.g. during
+          // its reconnect) keeps their socket in the room and its key alive: say it again, once per key lifetime.
+          this.remindGone(sessionId, userId, session.isActive, session.hostUserId);
+          return;
+        }
         if (await this.announceOnline(sessionId, userId)) outcome.cameOnline += 1;
       });
     }

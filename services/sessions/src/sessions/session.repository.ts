@@ -18,9 +18,15 @@ export class SessionRepository implements SessionStore {
     @InjectModel(PARTICIPANT_MODEL) private readonly participants: Model<ParticipantDocument>,
   ) {}
 
+  /** The session and its host, both or neither: a session without its host participant is taken back out. */
   async create(session: SessionDocument, host: ParticipantDocument): Promise<void> {
     await this.sessions.create(session);
-    await this.participants.create(host);
+    try {
+      await this.participants.create(host);
+    } catch (error) {
+      await this.sessions.deleteOne({ _id: session._id }).exec();
+      throw error;
+    }
   }
 
   find(sessionId: string): Promise<SessionDocument | null> {
