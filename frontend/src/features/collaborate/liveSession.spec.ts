@@ -95,6 +95,8 @@ describe('toasts for live events', () => {
     expect(noticeOf(state, { type: 'user_joined', sessionId: 's1', userId: SELF, role: 'collaborator', participant: person(SELF, 'collaborator') }, SELF, stemName)).toBeNull();
     expect(noticeOf(state, { type: 'user_left', sessionId: 's1', userId: 'host', lastActive: 'x' }, SELF, stemName)).toMatchObject({ title: 'User Left', description: 'hank left the session.' });
     expect(noticeOf(state, { type: 'participant_removed', sessionId: 's1', userId: 'host', byUserId: 'host' }, SELF, stemName)).toMatchObject({ title: 'User Left' });
+    // A removal said again for someone already gone from the list is not announced twice.
+    expect(noticeOf(state, { type: 'participant_removed', sessionId: 's1', userId: 'nobody-here', byUserId: 'host' }, SELF, stemName)).toBeNull();
   });
 
   it('tells a removed person and everyone when the host ends the session', () => {

@@ -155,6 +155,8 @@ export function noticeOf(state: LiveRoomState, message: LiveServerMessage, selfU
       if (message.userId === selfUserId) {
         return message.byUserId === selfUserId ? null : REMOVED_NOTICE;
       }
+      // Said again (the service repeats a removal a gateway may have missed): the list no longer has them.
+      if (!current.participants.some((p) => p.userId === message.userId)) return null;
       return message.byUserId === message.userId
         ? { title: 'User Left', description: `${nameOf(message.userId)} left the session.`, type: 'info' }
         : message.byUserId === selfUserId
