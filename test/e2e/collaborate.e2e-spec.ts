@@ -205,6 +205,8 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await demoChat.press('Enter');
     await rival.getByTestId('chat-message-text').filter({ hasText: 'Hello from demo <b>bold</b>' }).waitFor();
     expect(await rival.locator('[data-testid="chat-messages"] b').count()).toBe(0);
+    // The message reaches rival over the session's events before demo's own request has answered: the box empties then.
+    await demo.waitForFunction(() => (document.querySelector('[data-testid="chat-input"]') as HTMLInputElement | null)?.value === '', undefined, { timeout: 10_000 });
     expect(await demoChat.inputValue()).toBe('');
     expect(await demo.getByTestId('chat-send').isDisabled()).toBe(true);
     await rival.getByTestId('chat-input').fill('Hi from rival');
