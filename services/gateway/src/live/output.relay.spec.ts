@@ -8,7 +8,7 @@ import { hashOutputKey, OUTPUT_JOIN_EVERY_MS, OUTPUT_STALE_MS, OutputRelay } fro
 
 /** Core NATS in one process: frames fan out to subscribers, a request goes to the one server of the key. */
 class MemoryBus implements OutputBus {
-  private readonly frameListeners = new Map<string, Set<(frame: Uint8Array) => void>>();
+  readonly frameListeners = new Map<string, Set<(frame: Uint8Array) => void>>();
   private readonly servers = new Map<string, (request: OutputControlRequest) => OutputControlReply>();
   published = 0;
   async connect(): Promise<void> {}
@@ -117,6 +117,28 @@ describe('OutputRelay', () => {
     first.close(1000, 'bye');
     expect(owner.sent.at(-1)).toEqual({ type: 'output_presence', count: 1 });
     expect(relay.listeners('c1')).toBe(1);
+  });
+
+  it('listens before joining: a frame sent the moment the join is answered reaches the output; a refused join leaves no subscription', async () => {
+    const { relay, send, bus } = setup();
+    const owner = studio('u1', 'c1');
+    await send('output_key', owner, { key: KEY });
+    const answer = bus.request.bind(bus);
+    // The studio's gateway answers the join, and the studio's next frame is on the bus before the answer is back.
+    bus.request = async (keyHash, request) => {
+      const reply = await answer(keyHash, request);
+      bus.publishFrame(keyHash, Buffer.from(visualFrame(), 'base64'));
+      return reply;
+    };
+    const output = new FakeOutputSocket();
+    await relay.acceptOutput(output, KEY);
+    expect(output.frames).toHaveLength(1);
+
+    bus.request = answer;
+    const stranger = new FakeOutputSocket();
+    await relay.acceptOutput(stranger, OTHER_KEY);
+    expect(stranger.closed).toEqual({ code: OUTPUT_INACTIVE_CLOSE_CODE, reason: OUTPUT_INACTIVE_REASON });
+    expect(bus.frameListeners.get(hashOutputKey(OTHER_KEY))?.size ?? 0).toBe(0);
   });
 
   it('closes an output socket with the plain reason when no studio has its key (or a malformed one)', async () => {

@@ -50,6 +50,7 @@ interface StudioKey {
 }
 
 interface OutputGroup {
+  /** The key's output sockets, those whose join is still being answered included (a frame may come first). */
   sockets: Map<string, OutputSocket>;
   unsubscribe: () => void;
 }
@@ -206,9 +207,8 @@ export class OutputRelay implements OnApplicationBootstrap, OnApplicationShutdow
     if (!OUTPUT_KEY_PATTERN.test(key)) return socket.close(OUTPUT_INACTIVE_CLOSE_CODE, OUTPUT_INACTIVE_REASON);
     const keyHash = hashOutputKey(key);
     const outputId = this.ids.randomUUID();
-    const reply = await this.bus.request(keyHash, { op: 'join', outputId }, CONTROL_TIMEOUT_MS);
-    if (!reply?.ok) return socket.close(OUTPUT_INACTIVE_CLOSE_CODE, OUTPUT_INACTIVE_REASON);
-    if (socket.readyState !== WebSocket.OPEN) return this.bus.notify(keyHash, { op: 'leave', outputId });
+    // Listening (and in the group) before joining: the studio starts sending as soon as the join is answered,
+    // and core NATS keeps nothing for a subscription not made yet (the first frames were lost).
     let group = this.outputs.get(keyHash);
     if (!group) {
       const created: OutputGroup = { sockets: new Map(), unsubscribe: () => undefined };
@@ -217,15 +217,26 @@ export class OutputRelay implements OnApplicationBootstrap, OnApplicationShutdow
       group = created;
     }
     group.sockets.set(outputId, socket);
+    const reply = await this.bus.request(keyHash, { op: 'join', outputId }, CONTROL_TIMEOUT_MS).catch(() => null);
+    if (!reply?.ok || socket.readyState !== WebSocket.OPEN) {
+      group.sockets.delete(outputId);
+      this.releaseIfUnused(keyHash, group);
+      if (!reply?.ok) return socket.close(OUTPUT_INACTIVE_CLOSE_CODE, OUTPUT_INACTIVE_REASON);
+      return this.bus.notify(keyHash, { op: 'leave', outputId });
+    }
     socket.on('close', () => {
       const current = this.outputs.get(keyHash);
       if (!current?.sockets.delete(outputId)) return;
       this.bus.notify(keyHash, { op: 'leave', outputId });
-      if (current.sockets.size === 0) {
-        current.unsubscribe();
-        this.outputs.delete(keyHash);
-      }
+      this.releaseIfUnused(keyHash, current);
     });
+  }
+
+  /** The key's subscription ends with its last output (joined or joining). */
+  private releaseIfUnused(keyHash: string, group: OutputGroup): void {
+    if (group.sockets.size > 0 || this.outputs.get(keyHash) !== group) return;
+    group.unsubscribe();
+    this.outputs.delete(keyHash);
   }
 
   private deliver(group: OutputGroup, frame: Uint8Array): void {
