@@ -123,16 +123,7 @@ export class MixGraph {
   }
 
   stopSources(): void {
-    for (const channel of this.channels) {
-      if (!channel.source) continue;
-      try {
-        channel.source.stop();
-      } catch {
-        // never started (offset past a partial stem's end)
-      }
-      channel.source.disconnect();
-      channel.source = null;
-    }
+    stopChannelSources(this.channels);
   }
 
   /**
@@ -202,5 +193,19 @@ export class MixGraph {
       channel.gain.disconnect();
       channel.analyser.disconnect();
     }
+  }
+}
+
+/** Stops and lets go of each channel's running source (the mixer's and a session player's stems alike). */
+export function stopChannelSources(channels: Iterable<{ source: AudioBufferSourceNode | null }>): void {
+  for (const channel of channels) {
+    if (!channel.source) continue;
+    try {
+      channel.source.stop();
+    } catch {
+      // never started (its offset was past the stem's end, so it was never given a start)
+    }
+    channel.source.disconnect();
+    channel.source = null;
   }
 }

@@ -1,5 +1,6 @@
 import type { SessionMix, Stem, Transport } from '@stemdeck/proto';
 import { ensureAudioContext } from '../../../audio/audioContext';
+import { stopChannelSources } from '../../../audio/mixGraph';
 import { StemLoader } from '../../../audio/stemLoader';
 import type { SessionClock } from './sessionClock';
 import { sessionBus } from './sessionBus';
@@ -327,16 +328,7 @@ export class SessionPlayer {
   }
 
   private stopSources(): void {
-    for (const channel of this.channels) {
-      if (!channel.source) continue;
-      try {
-        channel.source.stop();
-      } catch {
-        // never started (the song is shorter than where it would have begun)
-      }
-      channel.source.disconnect();
-      channel.source = null;
-    }
+    stopChannelSources(this.channels);
     this.started = null;
   }
 
