@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Route, Routes, useLocation, useParams } from 'react-router';
 import { useGetCurrentUserQuery } from '../api/api';
-import { CollaboratePage } from '../features/collaborate/CollaboratePage';
 import { LandingPage } from '../features/landing/LandingPage';
 import { NotFoundPage } from '../features/not-found/NotFoundPage';
 import { OSC_BRIDGE_HELP_PATH, OscBridgeHelpPage } from '../features/pads/OscBridgeHelpPage';
@@ -15,6 +14,9 @@ const OutputPage = lazy(() => import('../features/visuals/output/OutputPage').th
 
 /** /music brings the instruments (Tone.js): its own chunk, loaded when visited. */
 const MusicPage = lazy(() => import('../features/music/MusicPage').then((m) => ({ default: m.MusicPage })));
+
+/** /collaborate brings the session player and the pads' drum voices (Tone.js): its own chunk, loaded when visited. */
+const CollaboratePage = lazy(() => import('../features/collaborate/CollaboratePage').then((m) => ({ default: m.CollaboratePage })));
 
 /** Auth state: loading, then signed in when the current-user call returns a user. */
 export function useAuth() {
@@ -84,7 +86,16 @@ export function App() {
         }
       />
       <Route path={OSC_BRIDGE_HELP_PATH} element={<OscBridgeHelpPage />} />
-      <Route path="/collaborate" element={<SignedInOnly><CollaboratePage /></SignedInOnly>} />
+      <Route
+        path="/collaborate"
+        element={
+          <SignedInOnly>
+            <Suspense fallback={<LoadingScreen />}>
+              <CollaboratePage />
+            </Suspense>
+          </SignedInOnly>
+        }
+      />
       <Route path="/s/:token" element={<SharedLink />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
