@@ -40,40 +40,23 @@ if (!(PARTICIPANTS >= 2 && PARTICIPANTS <= 16) || !(SESSIONS >= 1)) {
 // ---------------------------------------------------------------- Keycloak users through its admin API
 
 async function adminToken(keycloakUrl, username, password) {
-  const response = await fetch(`${keycloakUrl}/realms/master/protocol/openid-connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username, password }),
-  });
-  if (!response.ok) {
+  const { keycloakAdminToken, KeycloakAdminRefused } = await import('@stemdeck/test-client');
+  try {
+    return await keycloakAdminToken(keycloakUrl, username, password);
+  } catch (error) {
+    if (!(error instanceof KeycloakAdminRefused)) throw error;
     throw new Error(
-      `Keycloak at ${keycloakUrl} refused the admin sign-in (${response.status}). With --attach, start the studio as ` +
+      `Keycloak at ${keycloakUrl} refused the admin sign-in (${error.status}). With --attach, start the studio as ` +
         `KC_BOOTSTRAP_ADMIN_USERNAME=<name> KC_BOOTSTRAP_ADMIN_PASSWORD=<password> npm start and pass the same two variables here.`,
     );
   }
-  return (await response.json()).access_token;
 }
 
 /** Makes (or finds) the load users load-01… in the stemdeck realm, with a known password. */
 async function ensureUsers(keycloakUrl, token, count) {
+  const { ensureRealmUser } = await import('@stemdeck/test-client');
   const names = Array.from({ length: count }, (_, i) => `load-${String(i + 1).padStart(2, '0')}`);
-  for (const username of names) {
-    const response = await fetch(`${keycloakUrl}/admin/realms/stemdeck/users`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        username,
-        enabled: true,
-        emailVerified: true,
-        // Keycloak's user profile asks a user without these to complete it at sign-in.
-        firstName: 'Load',
-        lastName: username.slice(5),
-        email: `${username}@example.com`,
-        credentials: [{ type: 'password', value: PASSWORD, temporary: false }],
-      }),
-    });
-    if (response.status !== 201 && response.status !== 409) throw new Error(`creating ${username} in Keycloak answered ${response.status}: ${await response.text()}`);
-  }
+  for (const username of names) await ensureRealmUser(keycloakUrl, token, { username, password: PASSWORD, firstName: 'Load', lastName: username.slice(5) });
   return names;
 }
 

@@ -1,4 +1,5 @@
 import type { ChatMessage, Participant, Session, Stem } from '@stemdeck/proto';
+import { ensureRealmUser, keycloakAdminToken } from '@stemdeck/test-client';
 import { BASE_URL_2, CSRF, KEYCLOAK_URL } from './env';
 import { signIn, type SignedInAgent } from './sign-in';
 
@@ -94,13 +95,7 @@ async function bootstrapAdmin(): Promise<void> {
 
 async function adminToken(): Promise<string> {
   await bootstrapAdmin();
-  const response = await fetch(`${KEYCLOAK_URL}/realms/master/protocol/openid-connect/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'admin-cli', username: ADMIN.username, password: ADMIN.password }).toString(),
-  });
-  if (response.status !== 200) throw new Error(`no Keycloak admin token (${response.status}): ${await response.text()}`);
-  return ((await response.json()) as { access_token: string }).access_token;
+  return keycloakAdminToken(KEYCLOAK_URL, ADMIN.username, ADMIN.password);
 }
 
 /**
@@ -109,20 +104,6 @@ async function adminToken(): Promise<string> {
  */
 export async function signInExtraUser(username: string, firstName: string, lastName: string): Promise<SignedInAgent> {
   const password = `${username}-password`;
-  const token = await adminToken();
-  const response = await fetch(`${KEYCLOAK_URL}/admin/realms/stemdeck/users`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      username,
-      enabled: true,
-      emailVerified: true,
-      firstName,
-      lastName,
-      email: `${username}@example.com`,
-      credentials: [{ type: 'password', value: password, temporary: false }],
-    }),
-  });
-  if (response.status !== 201 && response.status !== 409) throw new Error(`Keycloak did not make ${username} (${response.status}): ${await response.text()}`);
+  await ensureRealmUser(KEYCLOAK_URL, await adminToken(), { username, password, firstName, lastName });
   return signIn(username, password);
 }
