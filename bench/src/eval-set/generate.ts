@@ -1,47 +1,97 @@
 /**
- * Generates the synthetic multitrack evaluation set (ground-truth stems, tempo and key).
- *   node bench/dist/eval-set/generate.js [--quick] [--out <dir>] [--force]
- * Idempotent: a directory already holding a complete set of this generator version is left alone.
- * Deterministic: the same bytes on every run (seeded PRNG, fluidsynth without randomness).
+ * Generates a synthetic multitrack set (ground-truth stems, tempo and key).
+ *   node bench/dist/eval-set/generate.js [--set dev|quick|train] [--out <dir>] [--force]
+ *   node bench/dist/eval-set/generate.js --set train --count N --seconds S --seed K [--out <dir>]
+ * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
+ * generator version is left alone. Deterministic: the same bytes on every run (seeded PRNG,
+ * fluidsynth without randomness).
  */
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { STEM_TYPES } from '@stemdeck/audio';
-import { GENERATOR_VERSION, trackCatalog, type TrackSpec } from './catalog';
-import { DEFAULT_EVAL_SET_DIR, DEFAULT_QUICK_EVAL_SET_DIR, INDEX_FILE, META_FILE, MIXTURE_FILE, stemFile, type EvalSetIndex, type EvalTrackMeta } from './meta';
+import { GENERATOR_VERSION, trackCatalog, trainCatalog, type TrackSpec } from './catalog';
+import {
+  DEFAULT_EVAL_SET_DIR,
+  DEFAULT_QUICK_EVAL_SET_DIR,
+  defaultTrainSetDir,
+  INDEX_FILE,
+  META_FILE,
+  MIXTURE_FILE,
+  stemFile,
+  type EvalSetIndex,
+  type EvalTrackMeta,
+} from './meta';
 import { limiter } from './render';
 import { generateTrack, SAMPLE_RATE } from './track';
 
-interface Args {
-  quick: boolean;
-  force: boolean;
+const SET_CHOICES = ['dev', 'quick', 'train'] as const;
+type SetChoice = (typeof SET_CHOICES)[number];
+
+interface Plan {
+  /** Name recorded in index.json ('full' is the development set). */
+  indexSet: EvalSetIndex['set'];
+  tracks: TrackSpec[];
   out: string;
+  seed?: number;
+  force: boolean;
 }
 
-function parseArgs(argv: string[]): Args {
-  const quick = argv.includes('--quick');
+function option(argv: string[], name: string): string | undefined {
+  const at = argv.indexOf(name);
+  if (at < 0) return undefined;
+  const value = argv[at + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value`);
+  return value;
+}
+
+function positiveNumber(argv: string[], name: string, fallback: number, integer: boolean): number {
+  const text = option(argv, name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!(value > 0) || (integer && !Number.isInteger(value))) throw new Error(`${name} must be a positive ${integer ? 'integer' : 'number'}, got ${text}`);
+  return value;
+}
+
+function parseArgs(argv: string[]): Plan {
+  const setText = option(argv, '--set') ?? (argv.includes('--quick') ? 'quick' : 'dev');
+  if (!SET_CHOICES.includes(setText as SetChoice)) throw new Error(`--set must be one of ${SET_CHOICES.join(', ')}, got ${setText}`);
+  const set = setText as SetChoice;
   const force = argv.includes('--force');
-  const outAt = argv.indexOf('--out');
-  if (outAt >= 0 && !argv[outAt + 1]) throw new Error('--out needs a directory');
-  const out = outAt >= 0 ? path.resolve(argv[outAt + 1]) : quick ? DEFAULT_QUICK_EVAL_SET_DIR : DEFAULT_EVAL_SET_DIR;
-  return { quick, force, out };
+  const outText = option(argv, '--out');
+  const outOr = (fallback: string) => (outText ? path.resolve(outText) : fallback);
+  switch (set) {
+    case 'dev':
+      return { indexSet: 'full', tracks: trackCatalog(false), out: outOr(DEFAULT_EVAL_SET_DIR), force };
+    case 'quick':
+      return { indexSet: 'quick', tracks: trackCatalog(true), out: outOr(DEFAULT_QUICK_EVAL_SET_DIR), force };
+    case 'train': {
+      const count = positiveNumber(argv, '--count', 240, true);
+      const seconds = positiveNumber(argv, '--seconds', 12, false);
+      const seedText = option(argv, '--seed') ?? '1';
+      const seed = Number(seedText);
+      if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${seedText}`);
+      return { indexSet: 'train', tracks: trainCatalog(count, seconds, seed), out: outOr(defaultTrainSetDir(seed)), seed, force };
+    }
+  }
 }
 
-function isComplete(dir: string, set: EvalSetIndex['set'], tracks: TrackSpec[]): boolean {
-  const indexPath = path.join(dir, INDEX_FILE);
+function isComplete(plan: Plan): boolean {
+  const indexPath = path.join(plan.out, INDEX_FILE);
   if (!existsSync(indexPath)) return false;
   const index = JSON.parse(readFileSync(indexPath, 'utf8')) as EvalSetIndex;
-  if (index.generatorVersion !== GENERATOR_VERSION || index.set !== set) return false;
-  return tracks.every((t) =>
-    [META_FILE, MIXTURE_FILE, ...STEM_TYPES.map(stemFile)].every((f) => existsSync(path.join(dir, t.id, f))),
+  if (index.generatorVersion !== GENERATOR_VERSION || index.set !== plan.indexSet || index.seed !== plan.seed) return false;
+  const listed = new Map(index.tracks.map((t) => [t.id, t.durationSeconds]));
+  return plan.tracks.every(
+    (t) =>
+      listed.get(t.id) === t.durationSeconds &&
+      [META_FILE, MIXTURE_FILE, ...STEM_TYPES.map(stemFile)].every((f) => existsSync(path.join(plan.out, t.id, f))),
   );
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const set = args.quick ? 'quick' : 'full';
-  const tracks = trackCatalog(args.quick);
-  if (!args.force && isComplete(args.out, set, tracks)) {
+  const { indexSet: set, tracks } = args;
+  if (!args.force && isComplete(args)) {
     console.log(`eval set (${set}, v${GENERATOR_VERSION}) already complete in ${args.out}; nothing to do (--force regenerates)`);
     return;
   }
@@ -71,6 +121,7 @@ async function main(): Promise<void> {
   const index: EvalSetIndex = {
     generatorVersion: GENERATOR_VERSION,
     set,
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
     sampleRate: SAMPLE_RATE,
     tracks: metas.map(({ id, bpm, key, genre, durationSeconds }) => ({ id, bpm, key, genre, durationSeconds })),
   };

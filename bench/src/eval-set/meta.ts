@@ -6,6 +6,9 @@ import type { Mode } from './theory';
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const DEFAULT_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set');
 export const DEFAULT_QUICK_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-quick');
+export function defaultTrainSetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
+}
 
 export const INDEX_FILE = 'index.json';
 export const META_FILE = 'meta.json';
@@ -46,7 +49,10 @@ export interface EvalTrackMeta {
 
 export interface EvalSetIndex {
   generatorVersion: number;
-  set: 'full' | 'quick';
+  /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
+  set: 'full' | 'quick' | 'train';
+  /** Training sets only: the seed the songs were drawn from. */
+  seed?: number;
   sampleRate: number;
   tracks: { id: string; bpm: number; key: string; genre: string; durationSeconds: number }[];
 }
