@@ -7,26 +7,42 @@ import type { BandEnergies } from './bands';
  * bands yet flat near silence, so that noise in empty bands does not flicker — and the frame's onset strength is
  * the mean over bands of the increase since the previous frame (decreases count as 0: notes ending are not
  * onsets). Working per band makes a quiet hi-hat or a bass note count, not only the loudest instrument.
- * `low` is the same flux restricted to the bands below 150 Hz (kick drum, bass): downbeats tend to be there,
- * which the meter detection uses.
+ *
+ * Three more views of the same rises serve the choice of the metrical level (tempo-octave.ts), which must not
+ * depend on how loud one drum of a kit happens to be against another:
+ * - `low`: the flux of the bands below 150 Hz (kick drum, bass notes); the meter detection reads it too;
+ * - `snare`: the flux of the bands from 150 Hz to 2.5 kHz with each band's rises divided by that band's own
+ *   mean rise (the body of a snare or clap, chord and vocal attacks; hi-hats mostly lie above);
+ * - `balanced`: every band's rises divided by its own mean rise, then averaged: each band counts equally
+ *   whatever its level, so a thin kick counts as much as a loud snare.
  */
 export interface OnsetEnvelope {
   framesPerSecond: number;
   strength: Float32Array;
   low: Float32Array;
+  snare: Float32Array;
+  balanced: Float32Array;
 }
 
 const COMPRESSION_GAIN = 100;
 const LOW_BAND_LIMIT_HZ = 150;
+const SNARE_BAND_LIMIT_HZ = 2500;
 
 export function onsetEnvelope(bands: BandEnergies): OnsetEnvelope {
   const bandCount = bands.bandCentres.length;
   const { frameCount, energies } = bands;
   const strength = new Float32Array(frameCount);
   const low = new Float32Array(frameCount);
+  const snare = new Float32Array(frameCount);
+  const balanced = new Float32Array(frameCount);
+  const envelope = { framesPerSecond: bands.framesPerSecond, strength, low, snare, balanced };
   const reference = meanEnergy(energies);
-  if (reference <= 0) return { framesPerSecond: bands.framesPerSecond, strength, low };
+  if (reference <= 0) return envelope;
   const lowBands = bands.bandCentres.filter((centre) => centre < LOW_BAND_LIMIT_HZ).length;
+  const snareBands = bands.bandCentres.filter((centre) => centre < SNARE_BAND_LIMIT_HZ).length - lowBands;
+  // Rises per frame and band (frame-major), kept for the per-band normalisation: 4 bytes per band per frame.
+  const rises = new Float32Array(frameCount * bandCount);
+  const meanRise = new Float64Array(bandCount);
   const previous = new Float64Array(bandCount);
   for (let frame = 0; frame < frameCount; frame++) {
     let total = 0;
@@ -34,6 +50,8 @@ export function onsetEnvelope(bands: BandEnergies): OnsetEnvelope {
     for (let band = 0; band < bandCount; band++) {
       const level = Math.log1p(COMPRESSION_GAIN * Math.sqrt(energies[frame * bandCount + band] / reference));
       const rise = frame > 0 && level > previous[band] ? level - previous[band] : 0;
+      rises[frame * bandCount + band] = rise;
+      meanRise[band] += rise / frameCount;
       total += rise;
       if (band < lowBands) lowTotal += rise;
       previous[band] = level;
@@ -41,7 +59,18 @@ export function onsetEnvelope(bands: BandEnergies): OnsetEnvelope {
     strength[frame] = total / bandCount;
     low[frame] = lowBands > 0 ? lowTotal / lowBands : 0;
   }
-  return { framesPerSecond: bands.framesPerSecond, strength, low };
+  for (let frame = 0; frame < frameCount; frame++) {
+    let all = 0;
+    let mid = 0;
+    for (let band = 0; band < bandCount; band++) {
+      const relative = meanRise[band] > 0 ? rises[frame * bandCount + band] / meanRise[band] : 0;
+      all += relative;
+      if (band >= lowBands && band < lowBands + snareBands) mid += relative;
+    }
+    balanced[frame] = all / bandCount;
+    snare[frame] = snareBands > 0 ? mid / snareBands : 0;
+  }
+  return envelope;
 }
 
 function meanEnergy(energies: Float32Array): number {

@@ -17,6 +17,8 @@ import type { MonoSignal } from './mono-signal';
  * partial whose pitch moves within the window (vibrato, glides: singing, speech) spreads over several bins.
  */
 export interface Partial {
+  /** Index of the window it was found in (partials come in window order, ascending frequency within one). */
+  frame: number;
   frequency: number;
   amplitude: number;
   smear: number;
@@ -34,7 +36,7 @@ export function findPartials(signal: MonoSignal): Partial[] {
   const lastBin = Math.min(frameSize / 2 - 2, Math.ceil(PARTIALS_MAX_HZ / binHz));
   const partials: Partial[] = [];
   const floorRatio = 10 ** (-PEAK_RANGE_DB / 10);
-  forEachPowerSpectrum(signal.samples, framing, (_frame, power) => {
+  forEachPowerSpectrum(signal.samples, framing, (frame, power) => {
     let loudest = 0;
     for (let bin = firstBin; bin <= lastBin; bin++) if (power[bin] > loudest) loudest = power[bin];
     const floor = loudest * floorRatio;
@@ -47,6 +49,7 @@ export function findPartials(signal: MonoSignal): Partial[] {
       const offset = curvature < 0 ? (0.5 * (a - c)) / curvature : 0;
       const magnitude = (k: number) => Math.sqrt(power[k]);
       partials.push({
+        frame,
         frequency: (bin + offset) * binHz,
         amplitude: Math.exp(b - 0.25 * (a - c) * offset),
         smear: (magnitude(bin - 2) + magnitude(bin + 2)) / (magnitude(bin - 1) + magnitude(bin) + magnitude(bin + 1)),

@@ -1,6 +1,6 @@
 import { autocorrelation } from './autocorrelation';
 import { pulseSignal } from './pulse';
-import { preferDoubleTempo } from './tempo-octave';
+import { chooseMetricalLevel, tempoPrior } from './tempo-octave';
 import { sampleAt } from './math';
 import type { OnsetEnvelope } from './onset';
 
@@ -11,9 +11,10 @@ import type { OnsetEnvelope } from './onset';
  * 2. Autocorrelation of that signal (one FFT): a steady beat of period P frames gives peaks at P, 2P, 3P, …
  * 3. Comb score for each candidate tempo on a 0.5 BPM grid over 60–200 BPM: the mean autocorrelation at the
  *    first four multiples of its period (a true beat period is supported by all of them, a chance peak is not),
- *    times a broad log-normal preference for tempi near 120 BPM (σ = 1 octave; it only breaks near ties).
- * 4. Octave check (tempo-octave.ts): of the chosen tempo and its double or half (whichever lies in range), the
- *    faster is the beat if its pulses are about equally strong, otherwise they are subdivisions.
+ *    times the broad log-normal preference for tempi near 120 BPM (σ = 1 octave) of step 4.
+ * 4. Metrical level (tempo-octave.ts): of the chosen tempo, its half and its double (those in range), the one a
+ *    listener would tap: the kick–snare backbeat one beat apart, beats of even strength, and the preference
+ *    for tempi near 120 BPM.
  * 5. Refinement: the comb maximised again within ±3 % on a 0.01 BPM grid, now over every multiple of the period
  *    up to 20 s of lag (the more periods, the sharper the peak), with linear interpolation between lags. The
  *    result is rounded to 0.1 BPM.
@@ -35,8 +36,6 @@ export interface TempoEstimate {
 export const TEMPO_FALLBACK_BPM = 120;
 const MIN_BPM = 60;
 const MAX_BPM = 200;
-const PRIOR_CENTRE_BPM = 120;
-const PRIOR_OCTAVES = 1;
 const COMB_PERIODS = 4;
 const REFINE_LAG_SECONDS = 20;
 const MIN_CLARITY = 0.05;
@@ -60,7 +59,7 @@ export function estimateTempo(onsets: OnsetEnvelope): TempoEstimate {
     if (score > bestScore) [best, bestScore] = [bpm, score];
   }
   if (clarityAt(period(best)) < MIN_CLARITY) return fallback;
-  const chosen = resolveOctave(onsets.strength, fps, best);
+  const chosen = chooseMetricalLevel(onsets, best, MIN_BPM, MAX_BPM);
   const refined = refine(acf, chosen, period);
   return {
     bpm: Math.round(refined * 10) / 10,
@@ -83,18 +82,6 @@ function combScore(acf: Float64Array, periodFrames: number, periods: number): nu
   let used = 0;
   for (let k = 1; k <= periods && k * periodFrames < acf.length - 1; k++, used++) sum += sampleAt(acf, k * periodFrames);
   return used > 0 ? sum / used : 0;
-}
-
-function tempoPrior(bpm: number): number {
-  const octaves = Math.log2(bpm / PRIOR_CENTRE_BPM) / PRIOR_OCTAVES;
-  return Math.exp(-0.5 * octaves * octaves);
-}
-
-/** Of a tempo and its double (whichever lies in range), the one preferDoubleTempo picks. */
-function resolveOctave(strength: Float32Array, fps: number, bpm: number): number {
-  if (bpm * 2 <= MAX_BPM) return preferDoubleTempo(strength, fps, bpm) ? bpm * 2 : bpm;
-  if (bpm / 2 >= MIN_BPM) return preferDoubleTempo(strength, fps, bpm / 2) ? bpm : bpm / 2;
-  return bpm;
 }
 
 function refine(acf: Float64Array, bpm: number, period: (bpm: number) => number): number {
