@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real servers the studio runs against, idempotently:
-#   NATS (Debian), ffmpeg + chromium + fluidsynth with the GM soundfont (Debian; the benchmark set), FerretDB v1 and MinIO (built from Go modules),
+#   NATS (Debian), ffmpeg + chromium + fluidsynth with the GM soundfonts and espeak-ng (Debian; the benchmark sets), FerretDB v1 and MinIO (built from Go modules),
 #   Keycloak (distribution zip from Maven Central).
 # Built binaries live in .tools/ (git-ignored); Go's build cache and Maven's ~/.m2 make re-runs cheap.
 set -euo pipefail
@@ -20,6 +20,10 @@ command -v ffprobe >/dev/null 2>&1 || need_apt+=(ffmpeg)
 command -v unzip >/dev/null 2>&1 || need_apt+=(unzip)
 command -v fluidsynth >/dev/null 2>&1 || need_apt+=(fluidsynth)
 [ -f /usr/share/sounds/sf2/FluidR3_GM.sf2 ] || need_apt+=(fluid-soundfont-gm)
+# The held-out benchmark set's sources: two other soundfonts and a speech synthesizer.
+[ -f /usr/share/sounds/sf2/TimGM6mb.sf2 ] || need_apt+=(timgm6mb-soundfont)
+[ -f /usr/share/sounds/sf3/MuseScore_General_Lite.sf3 ] || need_apt+=(musescore-general-soundfont-small)
+command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "apt-get install ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -1,4 +1,5 @@
 import { hashSeed, Rng } from './random';
+import type { HeldoutStyleName } from './heldout/styles';
 import { STYLE_NAMES, type StyleName } from './styles';
 import { PITCH_NAMES, type Mode } from './theory';
 
@@ -7,7 +8,7 @@ export const GENERATOR_VERSION = 2;
 
 export interface TrackSpec {
   id: string;
-  style: StyleName;
+  style: StyleName | HeldoutStyleName;
   bpm: number;
   tonicPitchClass: number;
   mode: Mode;
@@ -20,6 +21,11 @@ interface Row {
   bpm: number;
   tonic: (typeof PITCH_NAMES)[number];
   mode: Mode;
+}
+
+/** A development-family track (the development and training sets). */
+export interface DevTrackSpec extends TrackSpec {
+  style: StyleName;
 }
 
 /**
@@ -66,7 +72,7 @@ const LONG_TRACK: Row & { id: string; durationSeconds: number } = {
 /** Smoke-run subset: one per tempo region. */
 const QUICK_PICKS = [3, 5, 14, 22];
 
-export function trackCatalog(quick: boolean): TrackSpec[] {
+export function trackCatalog(quick: boolean): DevTrackSpec[] {
   const durationSeconds = quick ? 10 : 30;
   const rows = quick ? QUICK_PICKS.map((i) => ({ row: FULL_SET[i], n: i + 1 })) : FULL_SET.map((row, i) => ({ row, n: i + 1 }));
   const tracks = rows.map(({ row, n }) => toSpec(trackId(n, row), row, durationSeconds));
@@ -74,7 +80,7 @@ export function trackCatalog(quick: boolean): TrackSpec[] {
   return tracks;
 }
 
-function toSpec(id: string, row: Row, durationSeconds: number): TrackSpec {
+function toSpec(id: string, row: Row, durationSeconds: number): DevTrackSpec {
   return {
     id,
     style: row.style,
@@ -101,7 +107,7 @@ export const TRAIN_BPM_RANGE = [70, 180] as const;
  * FluidR3 and the dev singer): style, tempo, tonic and mode drawn per song from a PRNG seeded by
  * the song id, so song n is the same whatever `count` is ("train-<seed>-0001", …).
  */
-export function trainCatalog(count: number, seconds: number, seed: number): TrackSpec[] {
+export function trainCatalog(count: number, seconds: number, seed: number): DevTrackSpec[] {
   return Array.from({ length: count }, (_, i) => {
     const id = `train-${seed}-${String(i + 1).padStart(4, '0')}`;
     const draw = new Rng(hashSeed(`stemdeck-train-${id}`));

@@ -1,6 +1,6 @@
 /**
  * Generates a synthetic multitrack set (ground-truth stems, tempo and key).
- *   node bench/dist/eval-set/generate.js [--set dev|quick|train] [--out <dir>] [--force]
+ *   node bench/dist/eval-set/generate.js [--set dev|heldout|quick|train] [--out <dir>] [--force]
  *   node bench/dist/eval-set/generate.js --set train --count N --seconds S --seed K [--out <dir>]
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
  * generator version is left alone. Deterministic: the same bytes on every run (seeded PRNG,
@@ -10,8 +10,11 @@ import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { STEM_TYPES } from '@stemdeck/audio';
 import { GENERATOR_VERSION, trackCatalog, trainCatalog, type TrackSpec } from './catalog';
+import { heldoutCatalog, HELDOUT_GENERATOR_VERSION, type HeldoutTrackSpec } from './heldout/catalog';
+import { generateHeldoutTrack, missingHeldoutTools } from './heldout/track';
 import {
   DEFAULT_EVAL_SET_DIR,
+  DEFAULT_HELDOUT_SET_DIR,
   DEFAULT_QUICK_EVAL_SET_DIR,
   defaultTrainSetDir,
   INDEX_FILE,
@@ -22,15 +25,17 @@ import {
   type EvalTrackMeta,
 } from './meta';
 import { limiter } from './render';
-import { generateTrack, SAMPLE_RATE } from './track';
+import { generateTrack, SAMPLE_RATE, type RenderSlot } from './track';
 
-const SET_CHOICES = ['dev', 'quick', 'train'] as const;
+const SET_CHOICES = ['dev', 'heldout', 'quick', 'train'] as const;
 type SetChoice = (typeof SET_CHOICES)[number];
 
 interface Plan {
   /** Name recorded in index.json ('full' is the development set). */
   indexSet: EvalSetIndex['set'];
+  version: number;
   tracks: TrackSpec[];
+  generate: (spec: TrackSpec, outDir: string, slot: RenderSlot) => Promise<EvalTrackMeta>;
   out: string;
   seed?: number;
   force: boolean;
@@ -59,18 +64,29 @@ function parseArgs(argv: string[]): Plan {
   const force = argv.includes('--force');
   const outText = option(argv, '--out');
   const outOr = (fallback: string) => (outText ? path.resolve(outText) : fallback);
+  // The development family (dev, quick, train) shares one generator and its version.
+  const devFamily = { version: GENERATOR_VERSION, generate: generateTrack as Plan['generate'], force };
   switch (set) {
     case 'dev':
-      return { indexSet: 'full', tracks: trackCatalog(false), out: outOr(DEFAULT_EVAL_SET_DIR), force };
+      return { ...devFamily, indexSet: 'full', tracks: trackCatalog(false), out: outOr(DEFAULT_EVAL_SET_DIR) };
     case 'quick':
-      return { indexSet: 'quick', tracks: trackCatalog(true), out: outOr(DEFAULT_QUICK_EVAL_SET_DIR), force };
+      return { ...devFamily, indexSet: 'quick', tracks: trackCatalog(true), out: outOr(DEFAULT_QUICK_EVAL_SET_DIR) };
+    case 'heldout':
+      return {
+        indexSet: 'heldout',
+        version: HELDOUT_GENERATOR_VERSION,
+        tracks: heldoutCatalog(),
+        generate: (spec, outDir, slot) => generateHeldoutTrack(spec as HeldoutTrackSpec, outDir, slot),
+        out: outOr(DEFAULT_HELDOUT_SET_DIR),
+        force,
+      };
     case 'train': {
       const count = positiveNumber(argv, '--count', 240, true);
       const seconds = positiveNumber(argv, '--seconds', 12, false);
       const seedText = option(argv, '--seed') ?? '1';
       const seed = Number(seedText);
       if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${seedText}`);
-      return { indexSet: 'train', tracks: trainCatalog(count, seconds, seed), out: outOr(defaultTrainSetDir(seed)), seed, force };
+      return { ...devFamily, indexSet: 'train', tracks: trainCatalog(count, seconds, seed), out: outOr(defaultTrainSetDir(seed)), seed };
     }
   }
 }
@@ -79,7 +95,7 @@ function isComplete(plan: Plan): boolean {
   const indexPath = path.join(plan.out, INDEX_FILE);
   if (!existsSync(indexPath)) return false;
   const index = JSON.parse(readFileSync(indexPath, 'utf8')) as EvalSetIndex;
-  if (index.generatorVersion !== GENERATOR_VERSION || index.set !== plan.indexSet || index.seed !== plan.seed) return false;
+  if (index.generatorVersion !== plan.version || index.set !== plan.indexSet || index.seed !== plan.seed) return false;
   const listed = new Map(index.tracks.map((t) => [t.id, t.durationSeconds]));
   return plan.tracks.every(
     (t) =>
@@ -91,8 +107,12 @@ function isComplete(plan: Plan): boolean {
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const { indexSet: set, tracks } = args;
+  if (set === 'heldout') {
+    const missing = missingHeldoutTools();
+    if (missing.length > 0) throw new Error(`the held-out set needs ${missing.join(', ')}; scripts/provision.sh installs them`);
+  }
   if (!args.force && isComplete(args)) {
-    console.log(`eval set (${set}, v${GENERATOR_VERSION}) already complete in ${args.out}; nothing to do (--force regenerates)`);
+    console.log(`eval set (${set}, v${args.version}) already complete in ${args.out}; nothing to do (--force regenerates)`);
     return;
   }
   await fs.mkdir(args.out, { recursive: true });
@@ -108,7 +128,7 @@ async function main(): Promise<void> {
     for (let spec = queue.shift(); spec; spec = queue.shift()) {
       const t0 = process.hrtime.bigint();
       await fs.rm(path.join(args.out, spec.id), { recursive: true, force: true });
-      const meta = await generateTrack(spec, args.out, slot);
+      const meta = await args.generate(spec, args.out, slot);
       metas.push(meta);
       const secs = Number(process.hrtime.bigint() - t0) / 1e9;
       console.log(`${spec.id.padEnd(40)} ${meta.key.padEnd(9)} ${String(meta.bpm).padStart(5)} BPM  ${meta.durationSeconds}s  ${secs.toFixed(1)}s`);
@@ -119,7 +139,7 @@ async function main(): Promise<void> {
   const order = new Map(tracks.map((t, i) => [t.id, i]));
   metas.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
   const index: EvalSetIndex = {
-    generatorVersion: GENERATOR_VERSION,
+    generatorVersion: args.version,
     set,
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     sampleRate: SAMPLE_RATE,

@@ -6,6 +6,7 @@ import type { Mode } from './theory';
 const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const DEFAULT_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set');
 export const DEFAULT_QUICK_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-quick');
+export const DEFAULT_HELDOUT_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-heldout');
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
 }
@@ -34,11 +35,14 @@ export interface EvalTrackMeta {
   generatorVersion: number;
   /** Which instruments and voice play, for reading results per condition. */
   arrangement: {
-    voice: 'male' | 'female';
+    /** 'male' | 'female' (the development singer); held-out tracks name their singer, patch or speaker. */
+    voice: string;
     drumKit: number;
     bassProgram: number;
     other: { program: number; name: string; role: string; pan: number }[];
   };
+  /** Held-out tracks: where each stem's sound came from and how it was mixed. */
+  sources?: HeldoutSources;
   progressions: Record<'verse' | 'chorus' | 'bridge', string>;
   /** Chord per bar and section starts, in seconds from the start (bars past the cut omitted). */
   chords: { startSeconds: number; symbol: string; roman: string }[];
@@ -47,10 +51,22 @@ export interface EvalTrackMeta {
   mixturePeakDbfs: number;
 }
 
+export interface HeldoutSources {
+  /** Soundfont file names per rendered stem (vocals only when a voice patch sings). */
+  soundfonts: { drums: string; bass: string; other: string; vocals?: string };
+  vocal: { kind: 'soundfont' | 'formant' | 'spoken' | 'rapped'; detail: string };
+  /** fluidsynth reverb for the MIDI stems, and the vocal's own room and pan (-1..1). */
+  reverb: { roomSize: number; damping: number; width: number; level: number };
+  vocalRoom: { wet: number; roomSize: number; damping: number; preDelaySeconds: number; pan: number };
+  /** Stem balance (active RMS, dB) and crest limits (dB) before the common gain. */
+  levelsDb: Record<StemType, number>;
+  crestDb: Record<StemType, number>;
+}
+
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train';
+  set: 'full' | 'quick' | 'train' | 'heldout';
   /** Training sets only: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;

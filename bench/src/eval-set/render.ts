@@ -2,14 +2,40 @@ import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { decodeWav, type StereoAudio } from '@stemdeck/audio';
 
+/** The development set's soundfont (Debian fluid-soundfont-gm). */
 export const SOUNDFONT = '/usr/share/sounds/sf2/FluidR3_GM.sf2';
+
+/** fluidsynth's reverb unit (all 0..1). */
+export interface FluidReverb {
+  roomSize: number;
+  damping: number;
+  width: number;
+  level: number;
+}
+
+export interface StemRenderOptions {
+  soundfont: string;
+  reverb: FluidReverb;
+}
+
+/** The development set's sound: FluidR3 and a small room. */
+export const DEV_RENDER: StemRenderOptions = {
+  soundfont: SOUNDFONT,
+  reverb: { roomSize: 0.4, damping: 0.4, width: 0.8, level: 0.6 },
+};
 
 /**
  * Renders one stem's MIDI file with fluidsynth (offline, float WAV) and fits it to exactly
  * `frames` samples. Each stem is rendered alone, so its reverb tail belongs to it: the
- * ground truth stays exact. Chorus is off; the reverb is a small room.
+ * ground truth stays exact. Chorus is off; the reverb is a small room unless told otherwise.
  */
-export async function renderMidiStem(midiPath: string, wavPath: string, sampleRate: number, frames: number): Promise<StereoAudio> {
+export async function renderMidiStem(
+  midiPath: string,
+  wavPath: string,
+  sampleRate: number,
+  frames: number,
+  { soundfont, reverb }: StemRenderOptions = DEV_RENDER,
+): Promise<StereoAudio> {
   const args = [
     '-ni',
     '-q',
@@ -20,12 +46,12 @@ export async function renderMidiStem(midiPath: string, wavPath: string, sampleRa
     '-C', '0',
     '-O', 'float',
     '-T', 'wav',
-    '-o', 'synth.reverb.room-size=0.4',
-    '-o', 'synth.reverb.damp=0.4',
-    '-o', 'synth.reverb.width=0.8',
-    '-o', 'synth.reverb.level=0.6',
+    '-o', `synth.reverb.room-size=${reverb.roomSize}`,
+    '-o', `synth.reverb.damp=${reverb.damping}`,
+    '-o', `synth.reverb.width=${reverb.width}`,
+    '-o', `synth.reverb.level=${reverb.level}`,
     '-o', 'synth.cpu-cores=1',
-    SOUNDFONT,
+    soundfont,
     midiPath,
   ];
   await run('fluidsynth', args);
@@ -44,7 +70,7 @@ export function fitLength(audio: StereoAudio, frames: number): StereoAudio {
   return { sampleRate: audio.sampleRate, left: fit(audio.left), right: fit(audio.right) };
 }
 
-function run(command: string, args: string[]): Promise<void> {
+export function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';

@@ -4,6 +4,9 @@
  * 'X' accent, 'x' normal, 'o' ghost, '.' rest.
  */
 
+import { HELDOUT_STYLES, type HeldoutStyleName } from './heldout/styles';
+
+/** The development set's styles (the training set draws from these too). */
 export const STYLE_NAMES = [
   'pop',
   'rock',
@@ -38,7 +41,20 @@ export const DRUM_KEYS = {
 export type DrumVoice = keyof typeof DRUM_KEYS;
 export type DrumGrid = Partial<Record<DrumVoice, string>>;
 
-export type BassPatternName = 'pop' | 'eighths' | 'funk' | 'offbeat' | 'octaves' | 'sustain' | 'dnb';
+export type BassPatternName =
+  | 'pop'
+  | 'eighths'
+  | 'funk'
+  | 'offbeat'
+  | 'octaves'
+  | 'sustain'
+  | 'dnb'
+  // held-out styles only
+  | 'walking'
+  | 'reggae'
+  | 'bossa'
+  | 'disco'
+  | 'two-feel';
 export type AccompanimentRole = 'block' | 'pad' | 'arp' | 'stabs' | 'power' | 'strum' | 'chop';
 
 export interface InstrumentChoice {
@@ -48,7 +64,7 @@ export interface InstrumentChoice {
 }
 
 export interface StyleDef {
-  name: StyleName;
+  name: StyleName | HeldoutStyleName;
   /** GM drum kit number (bank 128 program). */
   kits: number[];
   /** Fraction of a sixteenth by which off-beat sixteenths are delayed. */
@@ -293,6 +309,6 @@ const STYLES: Record<StyleName, StyleDef> = {
   },
 };
 
-export function styleDef(name: StyleName): StyleDef {
-  return STYLES[name];
+export function styleDef(name: StyleName | HeldoutStyleName): StyleDef {
+  return name in STYLES ? STYLES[name as StyleName] : HELDOUT_STYLES[name as HeldoutStyleName];
 }

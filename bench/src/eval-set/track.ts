@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { encodeWav, STEM_TYPES, type StemType, type StereoAudio } from '@stemdeck/audio';
-import type { TrackSpec } from './catalog';
+import type { DevTrackSpec, TrackSpec } from './catalog';
 import { GENERATOR_VERSION } from './catalog';
 import { META_FILE, MIXTURE_FILE, stemFile, type EvalTrackMeta } from './meta';
 import { fadeOut, limitCrest, mixdown, type StemSetAudio } from './mixdown';
@@ -11,7 +11,7 @@ import { writeDrums } from './parts/drums';
 import { writeMelody, type VocalNote } from './parts/melody';
 import { Rng } from './random';
 import { renderMidiStem } from './render';
-import { microsPerQuarter, writeMidiFile, type MidiSong } from './smf';
+import { microsPerQuarter, writeMidiFile, type MidiChannelSetup, type MidiSong } from './smf';
 import { planSong, type SongPlan } from './song';
 import type { StyleName } from './styles';
 import { keyName } from './theory';
@@ -39,7 +39,7 @@ const CREST_DB: Record<StemType, number> = { vocals: 13, drums: 12, bass: 12, ot
 export type RenderSlot = <T>(task: () => Promise<T>) => Promise<T>;
 
 /** Writes <outDir>/<id>/{mixture,stems}.wav, midi/*.mid and meta.json for one track. */
-export async function generateTrack(spec: TrackSpec, outDir: string, slot: RenderSlot): Promise<EvalTrackMeta> {
+export async function generateTrack(spec: DevTrackSpec, outDir: string, slot: RenderSlot): Promise<EvalTrackMeta> {
   const dir = path.join(outDir, spec.id);
   const midiDir = path.join(dir, 'midi');
   await fs.mkdir(midiDir, { recursive: true });
@@ -78,7 +78,19 @@ export async function generateTrack(spec: TrackSpec, outDir: string, slot: Rende
   await fs.writeFile(path.join(dir, MIXTURE_FILE), encodeWav(mix.mixture, 32));
   for (const stem of STEM_TYPES) await fs.writeFile(path.join(dir, stemFile(stem)), encodeWav(mix.stems[stem], 32));
 
-  const meta: EvalTrackMeta = {
+  const meta = trackMeta(spec, plan, GENERATOR_VERSION, mix.peakDbfs, {
+    voice: melody.voice,
+    drumKit: drums.channels[0].program,
+    bassProgram: bass.channels[0].program,
+    other: accompaniment.instruments.map(({ program, name, role, pan }) => ({ program, name, role, pan })),
+  });
+  await fs.writeFile(path.join(dir, META_FILE), JSON.stringify(meta, null, 2) + '\n');
+  return meta;
+}
+
+/** meta.json for a track: ground truth (tempo, key, chords, sections) and what played. */
+export function trackMeta(spec: TrackSpec, plan: SongPlan, generatorVersion: number, mixturePeakDbfs: number, arrangement: EvalTrackMeta['arrangement']): EvalTrackMeta {
+  return {
     id: spec.id,
     bpm: spec.bpm,
     key: keyName(spec.tonicPitchClass, spec.mode),
@@ -88,14 +100,9 @@ export async function generateTrack(spec: TrackSpec, outDir: string, slot: Rende
     durationSeconds: spec.durationSeconds,
     genre: spec.style,
     sampleRate: SAMPLE_RATE,
-    frames,
-    generatorVersion: GENERATOR_VERSION,
-    arrangement: {
-      voice: melody.voice,
-      drumKit: drums.channels[0].program,
-      bassProgram: bass.channels[0].program,
-      other: accompaniment.instruments.map(({ program, name, role, pan }) => ({ program, name, role, pan })),
-    },
+    frames: Math.round(spec.durationSeconds * SAMPLE_RATE),
+    generatorVersion,
+    arrangement,
     progressions: plan.progressions,
     chords: plan.bars
       .map((b) => ({ startSeconds: round3(b.startBeat * plan.secondsPerBeat), symbol: b.chord.symbol, roman: b.chord.roman }))
@@ -104,10 +111,8 @@ export async function generateTrack(spec: TrackSpec, outDir: string, slot: Rende
       .filter((b) => b.barInSection === 0)
       .map((b) => ({ startSeconds: round3(b.startBeat * plan.secondsPerBeat), kind: b.section }))
       .filter((s) => s.startSeconds < spec.durationSeconds),
-    mixturePeakDbfs: round3(mix.peakDbfs),
+    mixturePeakDbfs: round3(mixturePeakDbfs),
   };
-  await fs.writeFile(path.join(dir, META_FILE), JSON.stringify(meta, null, 2) + '\n');
-  return meta;
 }
 
 function singVocals(notes: VocalNote[], voice: 'male' | 'female', plan: SongPlan, frames: number, rng: Rng): StereoAudio {
@@ -125,11 +130,11 @@ function singVocals(notes: VocalNote[], voice: 'male' | 'female', plan: SongPlan
   return placeVocal(dry, SAMPLE_RATE, { wet: 0.5, roomSize: 0.55, damping: 0.45, preDelaySeconds: 0.025 });
 }
 
-/** The sung melody as MIDI (reference only; it is not rendered). */
-function melodyAsMidi(notes: VocalNote[], plan: SongPlan, tempo: number): MidiSong {
+/** The sung melody as MIDI (a reference in the development set; the held-out set renders it with voice patches). */
+export function melodyAsMidi(notes: VocalNote[], plan: SongPlan, tempo: number, channel: Omit<MidiChannelSetup, 'channel'> = { program: 53 }): MidiSong {
   return {
     microsPerQuarter: tempo,
-    channels: [{ channel: 0, program: 53 }],
+    channels: [{ channel: 0, ...channel }],
     notes: notes.map((n) => ({ channel: 0, beat: n.beat, beats: n.beats, pitch: n.pitch, velocity: n.velocity })),
     endBeat: plan.totalBeats,
   };

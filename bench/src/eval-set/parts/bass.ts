@@ -8,8 +8,11 @@ const BASS_CHANNEL = 0;
 /** Lowest root; bass roots fall in E1..D#2, fifths and octaves above. */
 const LOWEST_ROOT = 28;
 
-/** R root, 5 fifth, 8 octave, N next chord's root (anticipation), d dead/muted note. */
-type Degree = 'R' | '5' | '8' | 'N' | 'd';
+/**
+ * R root, 3 the chord's third, 5 fifth, 8 octave, N next chord's root (anticipation),
+ * A a semitone below the next chord's root (walking approach), d dead/muted note.
+ */
+type Degree = 'R' | '3' | '5' | '8' | 'N' | 'A' | 'd';
 /** [step, length in steps, degree]; steps are sixteenths, 32-step patterns span two bars. */
 type BassHit = [number, number, Degree];
 
@@ -21,6 +24,11 @@ const PATTERNS: Record<BassPatternName, BassHit[]> = {
   octaves: [[0, 2, 'R'], [2, 2, '8'], [4, 2, 'R'], [6, 2, '8'], [8, 2, 'R'], [10, 2, '8'], [12, 2, 'R'], [14, 2, 'N']],
   sustain: [[0, 7, 'R'], [7, 1, 'R'], [8, 6, '5'], [14, 2, '8']],
   dnb: [[0, 10, 'R'], [10, 6, 'R'], [16, 6, '8'], [22, 4, '5'], [26, 6, 'R']],
+  walking: [[0, 4, 'R'], [4, 4, '3'], [8, 4, '5'], [12, 4, 'A']],
+  reggae: [[2, 2, 'R'], [4, 3, 'R'], [8, 2, '5'], [10, 2, '8'], [12, 3, '5']],
+  bossa: [[0, 6, 'R'], [6, 2, '5'], [8, 6, '5'], [14, 2, 'R']],
+  disco: [[0, 2, 'R'], [2, 2, '8'], [4, 2, 'R'], [6, 2, '8'], [8, 2, 'R'], [10, 2, '8'], [12, 1, 'R'], [13, 1, '8'], [14, 2, '5']],
+  'two-feel': [[0, 8, 'R'], [8, 8, '5']],
 };
 
 /** Roots/fifths/octaves following the chords, centred, in a GM bass program. */
@@ -62,10 +70,16 @@ function bassPitch(bar: BarPlan, degree: Degree): number {
   switch (degree) {
     case '5':
       return root + (bar.chord.quality === 'diminished' ? 6 : 7);
+    case '3':
+      return root + (bar.chord.quality === 'major' ? 4 : 3);
     case '8':
       return root + 12;
     case 'N':
       return LOWEST_ROOT + pitchClass(bar.nextChord.root - LOWEST_ROOT);
+    case 'A': {
+      const next = LOWEST_ROOT + pitchClass(bar.nextChord.root - LOWEST_ROOT);
+      return next > LOWEST_ROOT ? next - 1 : next + 1;
+    }
     default:
       return root;
   }

@@ -27,12 +27,13 @@ const VOICE_CENTRE: Record<VoiceType, number> = { male: 53, female: 62 };
 /**
  * A sung melody in the scale that fits the chords: chord tones on strong beats, stepwise
  * motion between, phrases with breaths, and phrase endings that land on the tonic whenever
- * the chord holds it, so the key is audible in the vocal line too.
+ * the chord holds it, so the key is audible in the vocal line too. It sits around
+ * `rangeCentre` when given, else around the voice type's usual centre.
  */
-export function writeMelody(plan: SongPlan, rng: Rng): { notes: VocalNote[]; voice: VoiceType } {
+export function writeMelody(plan: SongPlan, rng: Rng, rangeCentre?: number): { notes: VocalNote[]; voice: VoiceType } {
   const voice: VoiceType = rng.chance(0.5) ? 'male' : 'female';
   const tonic = plan.spec.tonicPitchClass;
-  const home = nearestPitch(tonic, VOICE_CENTRE[voice]);
+  const home = nearestPitch(tonic, rangeCentre ?? VOICE_CENTRE[voice]);
   // Fast songs get quarter-note syllables, others eighths; phrases last two bars (four when fast).
   const unit = plan.spec.bpm >= 150 ? 1 : 0.5;
   const phraseBeats = plan.spec.bpm >= 150 ? 16 : 8;

@@ -34,10 +34,10 @@ export function vowelFormants(voice: VoiceType, vowel: Vowel): FormantSet {
   return VOWEL_FORMANTS[voice][vowel];
 }
 
-export function murmurFormants(voice: VoiceType, consonant: Consonant): FormantSet | null {
+/** `scale` follows the vocal tract: 1 for the male tables, 1.12 for the female ones. */
+export function murmurFormants(consonant: Consonant, scale: number): FormantSet | null {
   const f = MURMUR_FORMANTS[consonant];
   if (!f) return null;
-  const scale = voice === 'female' ? 1.12 : 1;
   return f.map((x) => x * scale) as FormantSet;
 }
 

@@ -1,6 +1,7 @@
 import type { Consonant, Vowel, VoiceType } from '../parts/melody';
 import type { Rng } from '../random';
 import { CONSONANT_NOISE, FORMANT_BANDWIDTHS, INHALE, murmurFormants, vowelFormants, type FormantSet, type NoiseShape } from './formants';
+import type { VoiceCharacter } from './profiles';
 
 /** A note placed in time, in seconds. */
 export interface SungNote {
@@ -18,15 +19,34 @@ export interface SingerOptions {
   frames: number;
   voice: VoiceType;
   rng: Rng;
+  /** Another singer's vocal tract and habits; absent = the development set's singer. */
+  character?: VoiceCharacter;
 }
+
 
 /** Control values that change slowly (formants, noise filter) are updated once per block. */
 const BLOCK = 32;
 const NOISE_SHAPES: NoiseShape[] = [...Object.values(CONSONANT_NOISE), INHALE];
 const INHALE_INDEX = NOISE_SHAPES.length - 1;
-const HIGH_BRANCH_GAIN = 0.35;
-const PRESENCE_GAIN = 1.5;
+const HIGH_BRANCH_GAIN_DEV = 0.35;
+const PRESENCE_GAIN_DEV = 1.5;
 const PRE_EMPHASIS = 0.8;
+
+/** The development set's singer (ranges are drawn per track). */
+const DEV_CHARACTER: Omit<VoiceCharacter, 'name' | 'vowels' | 'murmurScale' | 'rangeCentre'> = {
+  bandwidths: FORMANT_BANDWIDTHS,
+  vibratoCents: [28, 45],
+  vibratoHz: [5.2, 5.9],
+  vibratoOnsetSeconds: 0.18,
+  closing: [0.16, 0.22],
+  breathiness: [0.04, 0.08],
+  jitter: 0.005,
+  shimmer: 0.06,
+  driftCents: 12,
+  scoopSemitones: 0.4,
+  presenceGain: PRESENCE_GAIN_DEV,
+  highBranchGain: HIGH_BRANCH_GAIN_DEV,
+};
 
 /**
  * Source–filter singing voice: a band-limited glottal-flow-derivative pulse (Rosenberg shape,
@@ -50,7 +70,15 @@ interface Controls {
   noiseShape: Int8Array;
 }
 
-function buildControls(notes: SungNote[], { sampleRate: sr, frames, voice, rng }: SingerOptions): Controls {
+function character(opts: SingerOptions): Omit<VoiceCharacter, 'name' | 'rangeCentre'> {
+  const { voice } = opts;
+  return opts.character ?? { ...DEV_CHARACTER, vowels: null, murmurScale: voice === 'female' ? 1.12 : 1 };
+}
+
+function buildControls(notes: SungNote[], opts: SingerOptions): Controls {
+  const { sampleRate: sr, frames, voice, rng } = opts;
+  const who = character(opts);
+  const vowelOf = (vowel: Vowel) => (who.vowels ? who.vowels[vowel] : vowelFormants(voice, vowel));
   const blocks = Math.ceil(frames / BLOCK);
   const c: Controls = {
     pitch: new Float32Array(frames).fill(notes[0]?.pitch ?? 60),
@@ -60,10 +88,10 @@ function buildControls(notes: SungNote[], { sampleRate: sr, frames, voice, rng }
     formants: new Float32Array(blocks * 5),
     noiseShape: new Int8Array(blocks).fill(-1),
   };
-  const firstVowel = vowelFormants(voice, notes[0]?.vowel ?? 'a');
+  const firstVowel = vowelOf(notes[0]?.vowel ?? 'a');
   for (let b = 0; b < blocks; b++) c.formants.set(firstVowel, b * 5);
 
-  const vibratoCents = rng.range(28, 45);
+  const vibratoCents = rng.range(who.vibratoCents[0], who.vibratoCents[1]);
   const at = (seconds: number) => Math.max(0, Math.min(frames, Math.round(seconds * sr)));
   const setFormants = (from: number, to: number, f: FormantSet) => {
     for (let b = Math.floor(from / BLOCK); b < Math.min(blocks, Math.ceil(to / BLOCK)); b++) c.formants.set(f, b * 5);
@@ -83,7 +111,7 @@ function buildControls(notes: SungNote[], { sampleRate: sr, frames, voice, rng }
     const shape = note.consonant && !legatoIn ? CONSONANT_NOISE[note.consonant] : null;
     // Singers put the consonant before the beat so the vowel lands on it.
     const consStart = shape ? Math.max(0, s0 - Math.round(shape.seconds * 0.7 * sr)) : s0;
-    const murmur = shape && shape.voicing > 0 ? murmurFormants(voice, note.consonant!) : null;
+    const murmur = shape && shape.voicing > 0 ? murmurFormants(note.consonant!, who.murmurScale) : null;
 
     // Voiced amplitude.
     for (let s = murmur ? consStart : s0; s < stop; s++) {
@@ -104,16 +132,16 @@ function buildControls(notes: SungNote[], { sampleRate: sr, frames, voice, rng }
       const t = (s - s0) / sr;
       let p: number;
       if (legatoIn) p = prev.pitch + (note.pitch - prev.pitch) * smoothstep(Math.min(1, t / 0.07));
-      else p = note.pitch - 0.4 * Math.exp(-Math.max(0, t) / 0.035);
+      else p = note.pitch - who.scoopSemitones * Math.exp(-Math.max(0, t) / 0.035);
       if (s > s1 && release > 0) p -= 0.5 * ((s - s1) / release) ** 2;
       c.pitch[s] = p;
       // Vibrato blooms after the onset, as trained pop singers do on held notes.
-      c.vibrato[s] = vibratoCents * Math.min(1, Math.max(0, (t - 0.18) / 0.35));
+      c.vibrato[s] = vibratoCents * Math.min(1, Math.max(0, (t - who.vibratoOnsetSeconds) / 0.35));
     }
 
     // Formant targets: murmur during a voiced consonant, then the vowel.
     if (murmur) setFormants(consStart, s0 + Math.round(0.02 * sr), murmur);
-    setFormants(murmur ? s0 + Math.round(0.02 * sr) : Math.max(0, s0 - Math.round(0.01 * sr)), stop, vowelFormants(voice, note.vowel));
+    setFormants(murmur ? s0 + Math.round(0.02 * sr) : Math.max(0, s0 - Math.round(0.01 * sr)), stop, vowelOf(note.vowel));
 
     // Consonant noise.
     if (shape && shape.level > 0) {
@@ -142,15 +170,17 @@ function writeNoise(c: Controls, start: number, len: number, shape: NoiseShape, 
   for (let b = Math.floor(start / BLOCK); b < Math.ceil((start + len) / BLOCK); b++) if (b < c.noiseShape.length) c.noiseShape[b] = shapeIndex;
 }
 
-function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions): Float32Array {
+function renderVoice(c: Controls, opts: SingerOptions): Float32Array {
+  const { sampleRate: sr, frames, rng } = opts;
+  const who = character(opts);
   const out = new Float32Array(frames);
   // Singer character: vibrato rate, glottal closing time (brightness), breathiness.
-  const vibratoHz = rng.range(5.2, 5.9);
-  const closing = rng.range(0.16, 0.22);
+  const vibratoHz = rng.range(who.vibratoHz[0], who.vibratoHz[1]);
+  const closing = rng.range(who.closing[0], who.closing[1]);
   const opening = 0.4;
   const closure = opening + closing;
   const step = Math.PI / (2 * closing);
-  const breathiness = rng.range(0.04, 0.08);
+  const breathiness = rng.range(who.breathiness[0], who.breathiness[1]);
 
   const formants = Float64Array.from(c.formants.subarray(0, 5));
   const coefA = new Float64Array(5);
@@ -185,7 +215,7 @@ function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions
   for (let block = 0; block * BLOCK < frames; block++) {
     for (let k = 0; k < 5; k++) {
       formants[k] += (c.formants[block * 5 + k] - formants[k]) * glide;
-      const bw = FORMANT_BANDWIDTHS[k];
+      const bw = who.bandwidths[k];
       coefC[k] = -Math.exp((-2 * Math.PI * bw) / sr);
       coefB[k] = 2 * Math.exp((-Math.PI * bw) / sr) * Math.cos((2 * Math.PI * formants[k]) / sr);
       coefA[k] = 1 - coefB[k] - coefC[k];
@@ -197,7 +227,7 @@ function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions
     }
     const end = Math.min(frames, (block + 1) * BLOCK);
     for (let s = block * BLOCK; s < end; s++) {
-      if (s % driftEvery === 0) driftTarget = rng.range(-12, 12);
+      if (s % driftEvery === 0) driftTarget = rng.range(-who.driftCents, who.driftCents);
       drift += (driftTarget - drift) * driftAlpha;
       vibratoPhase += vibratoHz / sr;
       const cents = c.vibrato[s] * Math.sin(2 * Math.PI * vibratoPhase) + drift;
@@ -207,8 +237,8 @@ function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions
       if (phase >= 1) {
         phase -= 1;
         // Per-period jitter and shimmer: what keeps a synthetic voice from sounding like a buzzer.
-        periodScale = 1 + rng.range(-0.005, 0.005);
-        shimmer = 1 + rng.range(-0.06, 0.06);
+        periodScale = 1 + rng.range(-who.jitter, who.jitter);
+        shimmer = 1 + rng.range(-who.shimmer, who.shimmer);
       }
       const amp = c.amp[s];
       const white = rng.next() * 2 - 1;
@@ -244,7 +274,7 @@ function renderVoice(c: Controls, { sampleRate: sr, frames, rng }: SingerOptions
       px1 = voiced;
       py2 = py1;
       py1 = presence;
-      const v = voiced + PRESENCE_GAIN * presence + HIGH_BRANCH_GAIN * high + ny * c.noise[s];
+      const v = voiced + who.presenceGain * presence + who.highBranchGain * high + ny * c.noise[s];
       // 70 Hz high-pass: no rumble or DC from the source model.
       hp = hpCoef * (hp + v - hpPrev);
       hpPrev = v;

@@ -1,0 +1,75 @@
+import type { TrackSpec } from '../catalog';
+import { hashSeed } from '../random';
+import { PITCH_NAMES, type Mode } from '../theory';
+import type { HeldoutStyleName } from './styles';
+
+/** Bump whenever the held-out set's bytes would change (independent of the development set's version). */
+export const HELDOUT_GENERATOR_VERSION = 2;
+
+/**
+ * What sings: a General MIDI voice patch from a held-out soundfont, the formant synthesizer
+ * with a held-out singer, or espeak-ng speaking or rapping.
+ */
+export type VocalKind = 'soundfont' | 'formant' | 'spoken' | 'rapped';
+
+export interface HeldoutTrackSpec extends TrackSpec {
+  style: HeldoutStyleName;
+  vocal: VocalKind;
+  /**
+   * n-th track with this kind of vocal (spoken and rapped counted together): the singers,
+   * voice patches and speakers are taken in turn, so every one of them is heard.
+   */
+  vocalTurn: number;
+}
+
+interface Row {
+  style: HeldoutStyleName;
+  bpm: number;
+  tonic: (typeof PITCH_NAMES)[number];
+  mode: Mode;
+  vocal: VocalKind;
+}
+
+/**
+ * 16 tracks: tempi spread over 66–180 BPM, none of them a development tempo (129 and 160 are in
+ * on purpose: half-tempo traps), every pitch class as a tonic, eight major and eight minor,
+ * five sung by soundfont voices, six by formant singers, five spoken or rapped.
+ */
+const HELDOUT_SET: Row[] = [
+  { style: 'cinematic-ballad', bpm: 66, tonic: 'D', mode: 'major', vocal: 'formant' },
+  { style: 'trap', bpm: 71, tonic: 'F', mode: 'minor', vocal: 'rapped' },
+  { style: 'reggae', bpm: 80.5, tonic: 'G', mode: 'major', vocal: 'soundfont' },
+  { style: 'blues-shuffle', bpm: 89, tonic: 'A', mode: 'major', vocal: 'spoken' },
+  { style: 'folk', bpm: 95, tonic: 'E', mode: 'major', vocal: 'formant' },
+  { style: 'cinematic-ballad', bpm: 101, tonic: 'C#', mode: 'minor', vocal: 'soundfont' },
+  { style: 'reggae', bpm: 108, tonic: 'B', mode: 'minor', vocal: 'formant' },
+  { style: 'bossa-nova', bpm: 114, tonic: 'Ab', mode: 'major', vocal: 'soundfont' },
+  { style: 'disco', bpm: 121, tonic: 'Eb', mode: 'minor', vocal: 'formant' },
+  { style: 'bossa-nova', bpm: 129, tonic: 'F#', mode: 'major', vocal: 'soundfont' },
+  { style: 'disco', bpm: 137, tonic: 'C', mode: 'minor', vocal: 'spoken' },
+  { style: 'trap', bpm: 143, tonic: 'Bb', mode: 'minor', vocal: 'rapped' },
+  { style: 'jazz-swing', bpm: 149, tonic: 'A', mode: 'minor', vocal: 'formant' },
+  { style: 'blues-shuffle', bpm: 156, tonic: 'E', mode: 'minor', vocal: 'soundfont' },
+  { style: 'jazz-swing', bpm: 160, tonic: 'C', mode: 'major', vocal: 'formant' },
+  { style: 'folk', bpm: 180, tonic: 'Eb', mode: 'major', vocal: 'rapped' },
+];
+
+export function heldoutCatalog(): HeldoutTrackSpec[] {
+  const family = (kind: VocalKind) => (kind === 'rapped' ? 'spoken' : kind);
+  return HELDOUT_SET.map((row, i) => {
+    const vocalTurn = HELDOUT_SET.slice(0, i).filter((r) => family(r.vocal) === family(row.vocal)).length;
+    const tonic = row.tonic.replace('#', 'sharp').toLowerCase();
+    const id = `h${String(i + 1).padStart(2, '0')}-${row.style}-${row.bpm}bpm-${tonic}-${row.mode}-${row.vocal}`;
+    return {
+      id,
+      style: row.style,
+      bpm: row.bpm,
+      tonicPitchClass: PITCH_NAMES.indexOf(row.tonic),
+      mode: row.mode,
+      durationSeconds: 30,
+      seed: hashSeed(`stemdeck-heldout-${id}`),
+      vocal: row.vocal,
+      vocalTurn,
+    };
+  });
+}
