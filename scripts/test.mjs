@@ -12,13 +12,13 @@ const spansFile = join(stack.dataDir, '..', 'test-spans.jsonl');
 const unacknowledgedFile = join(stack.dataDir, '..', 'test-unacknowledged-writes.jsonl');
 let sink;
 let guard;
-// The test stack runs the `hybrid` engine on a model the project generates (no weights can be downloaded),
-// leaves `quality` unconfigured (its requests must answer 409), and redelivers an unacknowledged job fast.
-const testModel = join(stack.dataDir, '..', 'models', 'test-hybrid.onnx');
+// The test stack runs the `hybrid` engine on the network shipped with the code (as a fresh clone does),
+// switches `quality` off (its requests must answer 409, the mixer must say so), and redelivers an
+// unacknowledged job fast.
 const appExtraEnv = {
   OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${stack.ports.otlp}`,
   OTEL_BSP_SCHEDULE_DELAY: '200',
-  STEM_MODEL_HYBRID: testModel,
+  STEM_MODEL_QUALITY: 'off',
   SEPARATION_ACK_WAIT_MS: '3000',
   JOBS_ACK_WAIT_MS: '3000',
   EXPORT_ACK_WAIT_MS: '3000',
@@ -52,8 +52,6 @@ try {
   // Loaded only now: it reads BSON with the `bson` package, which `prepare()` has just installed on a fresh clone.
   const { startMongoWireGuard } = await import('./mongo-wire-guard.cjs');
   guard = await startMongoWireGuard({ port: stack.ports.mongoGuard, target: { host: '127.0.0.1', port: stack.ports.ferretdb }, recordFile: unacknowledgedFile });
-  mkdirSync(join(stack.dataDir, '..', 'models'), { recursive: true });
-  await run(process.execPath, [join(ROOT, 'scripts', 'make-test-model.mjs'), testModel]);
   await startApps(stack, appExtraEnv);
 } catch (error) {
   process.stderr.write(`[test] could not start the stack: ${error.message}\n`);

@@ -127,6 +127,12 @@ export const EngineInfo = z.object({
   /** Why an engine is unavailable, in words for users (e.g. "High-quality engine not installed on this server"). */
   reason: z.string().nullable(),
   quality: z.string(),
+  /**
+   * What the engine measured in the project's benchmark (README): mean global SDR in dB on the held-out
+   * songs (material no part of the engine was tuned on) and how many times faster than real time it ran on
+   * a 2-core server. Null for a model an operator configured (nothing measured it).
+   */
+  measured: z.object({ heldOutSdrDb: z.number(), realTimeFactor: z.number() }).nullable().optional(),
 });
 export type EngineInfo = z.infer<typeof EngineInfo>;
 

@@ -170,7 +170,7 @@ describe('projects and stems', () => {
     expect(await stemNow()).toEqual(before);
   });
 
-  it('lists the engines: fast always, hybrid from its model, quality not installed (409)', async () => {
+  it('lists the engines: fast always, hybrid on the bundled network, quality switched off (409)', async () => {
     const engines = (await (await demo.fetch('/api/engines')).json()) as Array<{ engine: string; available: boolean; reason: string | null }>;
     expect(engines.map((e) => [e.engine, e.available])).toEqual([
       ['fast', true],
@@ -187,7 +187,7 @@ describe('projects and stems', () => {
     expect(unknown.status).toBe(400);
   });
 
-  it('runs the hybrid engine (ONNX runner on the generated model) and makes its stems the active set', async () => {
+  it('runs the hybrid engine (the bundled network through the ONNX runner) and makes its stems the active set', async () => {
     const { projectId } = await uploadSeparated(demo, fixture());
     const live = await listen(demo);
     const response = await demo.fetch(`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'hybrid' }) });

@@ -7,6 +7,7 @@
  */
 import {
   analyzeAudio,
+  bundledEngineSpec,
   createFastSeparator,
   decodeAudio,
   ENGINE_NAMES,
@@ -31,10 +32,11 @@ const fromUser = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd()
 
 function separatorFor(engine: EngineName, model: string | undefined): Separator {
   if (engine === 'fast') return createFastSeparator();
-  const modelPath = model ?? process.env[engine === 'hybrid' ? 'STEM_MODEL_HYBRID' : 'STEM_MODEL_QUALITY'];
-  if (!modelPath) {
-    throw new UsageError(`${engine} engine not installed: pass --model <file.onnx> or set ${engine === 'hybrid' ? 'STEM_MODEL_HYBRID' : 'STEM_MODEL_QUALITY'}`);
-  }
+  const variable = engine === 'hybrid' ? 'STEM_MODEL_HYBRID' : 'STEM_MODEL_QUALITY';
+  const modelPath = model ?? process.env[variable];
+  if (modelPath === 'off') throw new UsageError(`${engine} engine switched off (${variable}=off)`);
+  // Without a model of its own, the engine runs the network shipped with the code.
+  if (!modelPath) return new OnnxSeparator(engine, bundledEngineSpec(engine));
   return new OnnxSeparator(engine, { modelPath, sampleRate: Number(process.env.STEM_MODEL_SAMPLE_RATE ?? 44100) });
 }
 

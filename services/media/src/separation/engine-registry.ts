@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { createFastSeparator, Separator, type StemSet, type StereoAudio, type StreamSeparationOptions, type StreamSeparationResult } from '@stemdeck/audio';
+import { bundledEngineSpec, createFastSeparator, Separator, type OnnxSeparatorSpec, type StemSet, type StereoAudio, type StreamSeparationOptions, type StreamSeparationResult } from '@stemdeck/audio';
 import { ObjectStorageAdapter, RpcFailure } from '@stemdeck/platform';
 import { ENGINE_NAMES, EngineInfo, EngineName } from '@stemdeck/proto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -10,6 +10,13 @@ import { ThreadedOnnxSeparator } from './threaded-separator';
 
 /** The quality label the mixer shows for stems of each engine: excellent, good (anything else is shown as poor). */
 export const ENGINE_QUALITY: Record<EngineName, string> = { fast: 'good', hybrid: 'excellent', quality: 'excellent' };
+
+/**
+ * The figures `npm run bench:separation` printed for each engine as shipped (README, "Separation"): mean
+ * global SDR on the held-out songs and the real-time factor for a 4-minute song on the 2-core machine.
+ * Shown beside the engine in the mixer; an operator's own model has none.
+ */
+export const SHIPPED_ENGINE_FIGURES: Partial<Record<EngineName, { heldOutSdrDb: number; realTimeFactor: number }>> = {};
 
 const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 'STEM_MODEL_QUALITY'> = {
   hybrid: 'STEM_MODEL_HYBRID',
@@ -26,8 +33,10 @@ const notInstalled = (engine: EngineName): string => `${engine === 'hybrid' ? 'H
 
 /**
  * The three engines of the product. `fast` is our own DSP and always present; `hybrid` and `quality` run
- * HTDemucs-class ONNX models whose files come from config (a path, or `s3:<key>` in our bucket). An
- * engine without a model is listed as unavailable and requests for it are answered 409.
+ * our own trained network, shipped with the code (one pass / with test-time augmentation), unless config
+ * names another ONNX model for them (an HTDemucs-class waveform model: a path, or `s3:<key>` in our
+ * bucket) or switches them off ("off"). An engine without a model is listed as unavailable and requests
+ * for it are answered 409.
  */
 @Injectable()
 export class EngineRegistry implements OnModuleInit {
@@ -35,6 +44,8 @@ export class EngineRegistry implements OnModuleInit {
   private readonly separators = new Map<EngineName, Separator>();
   private readonly models = new Map<Exclude<EngineName, 'fast'>, StreamingSeparator>();
   private readonly unavailable = new Map<EngineName, string>();
+  /** Engines running what the project ships (its DSP or its bundled network), whose figures are known. */
+  private readonly shipped = new Set<EngineName>(['fast']);
 
   constructor(
     @Inject(MEDIA_CONFIG) private readonly config: MediaConfig,
@@ -46,14 +57,16 @@ export class EngineRegistry implements OnModuleInit {
     for (const engine of ['hybrid', 'quality'] as const) {
       const variable = MODEL_VARIABLE[engine];
       const configured = this.config[variable];
-      if (!configured) {
+      if (configured === 'off') {
         this.unavailable.set(engine, notInstalled(engine));
-        this.logger.warn(`${engine} engine not installed: set ${variable} to an HTDemucs-class ONNX model`);
+        this.logger.warn(`${engine} engine switched off (${variable}=off)`);
         continue;
       }
       try {
-        const modelPath = await this.resolveModel(configured);
-        const separator = new ThreadedOnnxSeparator(engine, { modelPath, sampleRate: this.config.STEM_MODEL_SAMPLE_RATE });
+        const spec: OnnxSeparatorSpec = configured
+          ? { modelPath: await this.resolveModel(configured), sampleRate: this.config.STEM_MODEL_SAMPLE_RATE }
+          : bundledEngineSpec(engine);
+        const separator = new ThreadedOnnxSeparator(engine, spec);
         // Opening the session checks the model's inputs and outputs now, not on a user's first request.
         await separator.load().catch(async (error: Error) => {
           await separator.terminate();
@@ -61,10 +74,11 @@ export class EngineRegistry implements OnModuleInit {
         });
         this.separators.set(engine, separator);
         this.models.set(engine, separator);
-        this.logger.log(`${engine} engine: ${modelPath}`);
+        if (!configured) this.shipped.add(engine);
+        this.logger.log(`${engine} engine: ${spec.modelPath}${configured ? '' : ' (bundled)'}`);
       } catch (error) {
         this.unavailable.set(engine, notInstalled(engine));
-        this.logger.warn(`${engine} engine not installed: ${variable} (${configured}) ${(error as Error).message}`);
+        this.logger.warn(`${engine} engine not installed: ${configured ? `${variable} (${configured})` : 'bundled model'} ${(error as Error).message}`);
       }
     }
   }
@@ -75,6 +89,7 @@ export class EngineRegistry implements OnModuleInit {
       available: this.separators.has(engine),
       reason: this.unavailable.get(engine) ?? null,
       quality: ENGINE_QUALITY[engine],
+      measured: (this.shipped.has(engine) && this.separators.has(engine) && SHIPPED_ENGINE_FIGURES[engine]) || null,
     }));
   }
 

@@ -1,5 +1,7 @@
 import { STEM_TYPES, type EngineName, type SeparationProgress, type Separator, type StemSet, type StemType, type StereoAudio } from '../../types';
 import { mixStatistics, type MixStatistics } from './mix-normalization';
+import { Tensor, type InferenceSession } from 'onnxruntime-node';
+import { MASK_MODEL_SAMPLE_RATE, MASK_MODEL_SOURCES, MaskWindowRunner, readMaskContract } from './mask-model';
 import { describeSession, openModelSession } from './model-session';
 import { OnnxSeparationStream, type LoadedModel } from './onnx-stream';
 import { readSeparationContract, type SeparationContract } from './separation-contract';
@@ -8,14 +10,16 @@ export type OnnxEngineName = Extract<EngineName, 'hybrid' | 'quality'>;
 
 export interface OnnxSeparatorSpec {
   modelPath: string;
-  /** The rate the model was trained at; default 44100. */
+  /** The rate a waveform model was trained at; default 44100 (a mask model states its own). */
   sampleRate?: number;
   /** Window length; default: the model's fixed input length, or 7.8 s (HTDemucs's) if it has none. */
   segmentSeconds?: number;
   /** Fraction of each window shared with the next; default 0.25 (Demucs's). */
   overlap?: number;
-  /** Stem of each model output, in output order; default Demucs's. */
+  /** Stem of each model output, in output order; default Demucs's (a mask model's: its own order). */
   sources?: readonly StemType[];
+  /** Mask models only: average the masks of the mix and of its channel-swapped copy (test-time augmentation). */
+  channelSwap?: boolean;
   /** Scale the mix to zero mean / unit deviation before the model and back after, as Demucs does. */
   normalize?: boolean;
   /** onnxruntime intra-op threads; default: every core. */
@@ -39,21 +43,23 @@ export interface OnnxStreamOptions {
 }
 
 /**
- * Runs an HTDemucs-style waveform model ([1, 2, T] -> [1, 4, 2, T]) over a whole song, window by
- * window. The model session is opened once, on `load` or the first `separate`, and reused.
+ * Runs a separation model over a whole song, window by window: an HTDemucs-style waveform model
+ * ([1, 2, T] -> [1, 4, 2, T]), or Stemdeck's own mask model (magnitudes in, masks out; see
+ * mask-model.ts), which the file's input and output shapes tell apart. The model session is opened
+ * once, on `load` or the first `separate`, and reused.
  */
 export class OnnxSeparator implements Separator {
   private readonly modelRate: number;
   private readonly overlap: number;
-  private readonly sources: readonly StemType[];
-  private loading?: Promise<LoadedModel>;
+  private readonly sources: readonly StemType[] | null;
+  private loading?: Promise<LoadedModel & { modelRate: number }>;
 
   /** Checks the spec's own values; the model file is only read by `load`/`separate`. */
   constructor(
     readonly engine: OnnxEngineName,
     private readonly spec: OnnxSeparatorSpec,
   ) {
-    this.sources = checkSources(spec.sources ?? DEMUCS_SOURCE_ORDER);
+    this.sources = spec.sources ? checkSources(spec.sources) : null;
     this.modelRate = spec.sampleRate ?? DEFAULT_MODEL_RATE;
     if (!(Number.isInteger(this.modelRate) && this.modelRate > 0)) throw new RangeError(`sampleRate must be a positive integer, got ${this.modelRate}`);
     this.overlap = spec.overlap ?? DEFAULT_OVERLAP;
@@ -102,17 +108,17 @@ export class OnnxSeparator implements Separator {
     if (this.spec.normalize && !options.statistics) throw new RangeError('this separator normalises the mix: give the whole song\'s statistics');
     const model = await this.loaded();
     return new OnnxSeparationStream(model, {
-      sources: this.sources,
+      sources: model.sources,
       overlap: this.overlap,
       sampleRate,
-      modelRate: this.modelRate,
+      modelRate: model.modelRate,
       statistics: this.spec.normalize ? options.statistics! : null,
       expectedFrames: options.expectedFrames,
       onProgress: options.onProgress,
     });
   }
 
-  private loaded(): Promise<LoadedModel> {
+  private loaded(): Promise<LoadedModel & { modelRate: number }> {
     this.loading ??= this.openModel().catch((error: unknown) => {
       this.loading = undefined;
       throw error;
@@ -120,16 +126,42 @@ export class OnnxSeparator implements Separator {
     return this.loading;
   }
 
-  private async openModel(): Promise<LoadedModel> {
+  private async openModel(): Promise<LoadedModel & { modelRate: number }> {
     const session = await openModelSession(this.spec.modelPath, { threads: this.spec.threads });
     try {
-      const contract = readSeparationContract(this.spec.modelPath, describeSession(session), this.sources.length);
-      return { session, contract, segmentLength: chooseSegmentLength(this.spec, contract, this.modelRate) };
+      const description = describeSession(session);
+      const mask = readMaskContract(description);
+      if (mask) {
+        const sources = this.sources ?? MASK_MODEL_SOURCES;
+        if (sources.some((stem, i) => stem !== MASK_MODEL_SOURCES[i])) throw new RangeError(`a mask model's sources are ${MASK_MODEL_SOURCES.join(', ')}`);
+        if (this.spec.normalize) throw new RangeError('a mask model takes the mix as it is (normalize must be off)');
+        const runner = new MaskWindowRunner(session, mask, { channelSwap: this.spec.channelSwap ?? false });
+        const segmentLength = Math.round((this.spec.segmentSeconds ?? DEFAULT_SEGMENT_SECONDS) * MASK_MODEL_SAMPLE_RATE);
+        return { session, sources, modelRate: MASK_MODEL_SAMPLE_RATE, segmentLength, runWindow: (window, length) => runner.run(window, length) };
+      }
+      if (this.spec.channelSwap) throw new RangeError('channelSwap applies to mask models only');
+      const sources = this.sources ?? DEMUCS_SOURCE_ORDER;
+      const contract = readSeparationContract(this.spec.modelPath, description, sources.length);
+      const segmentLength = chooseSegmentLength(this.spec, contract, this.modelRate);
+      return { session, sources, modelRate: this.modelRate, segmentLength, runWindow: waveformWindow(session, contract, sources.length) };
     } catch (error) {
       await session.release();
       throw error;
     }
   }
+}
+
+/** Runs a waveform model on one window: [1, 2, T] in, [1, sources, 2, T] out. */
+function waveformWindow(session: InferenceSession, contract: SeparationContract, sourceCount: number): LoadedModel['runWindow'] {
+  const { inputName, outputName } = contract;
+  return async (window, length) => {
+    const output = (await session.run({ [inputName]: new Tensor('float32', window, [1, 2, length]) }))[outputName];
+    const expected = [1, sourceCount, 2, length];
+    if (output.dims.join() !== expected.join()) {
+      throw new Error(`model output "${outputName}" has shape [${output.dims.join(', ')}]; expected [${expected.join(', ')}]`);
+    }
+    return output.data as Float32Array;
+  };
 }
 
 function checkSources(sources: readonly StemType[]): readonly StemType[] {

@@ -1,17 +1,19 @@
-import { Tensor, type InferenceSession } from 'onnxruntime-node';
+import type { InferenceSession } from 'onnxruntime-node';
 import type { SeparationProgress, StemSet, StemType, StereoAudio } from '../../types';
 import type { MixStatistics } from './mix-normalization';
 import { Resampler, type ResamplerStream } from '../../dsp/resample';
 import { SampleQueue } from '../../dsp/sample-queue';
 import { OverlapAdd, segmentOffsets, segmentStride } from './segments';
-import type { SeparationContract } from './separation-contract';
 
-/** What loading a model file gives: how to call it and how long each window is. */
+/** What loading a model file gives: how to separate one window, how long each window is, and the sources. */
 export interface LoadedModel {
   session: InferenceSession;
-  contract: SeparationContract;
+  /** Planar [left, right] window of `length` samples in; [source][channel][length] out, in `sources` order. */
+  runWindow: (window: Float32Array, length: number) => Promise<Float32Array>;
   /** Window length in samples at the model's rate. */
   segmentLength: number;
+  /** Stem of each output row pair, in output order. */
+  sources: readonly StemType[];
 }
 
 export interface OnnxStreamSpec {
@@ -107,22 +109,17 @@ export class OnnxSeparationStream {
    * a window that cannot run yet) and returns, per model row, the pieces finished before the next one.
    */
   private async runWindows(valid: (offset: number) => number): Promise<Float32Array[][]> {
-    const { session, contract, segmentLength } = this.model;
-    const { inputName, outputName } = contract;
+    const { segmentLength } = this.model;
     const rowCount = 2 * this.spec.sources.length;
     const rows: Float32Array[][] = Array.from({ length: rowCount }, () => []);
     for (let samples = valid(this.nextOffset); samples > 0; samples = valid(this.nextOffset)) {
       const offset = this.nextOffset;
       const window = new Float32Array(2 * segmentLength);
       this.input.forEach((queue, channel) => queue.read(offset, window.subarray(channel * segmentLength, (channel + 1) * segmentLength)));
-      const output = (await session.run({ [inputName]: new Tensor('float32', window, [1, 2, segmentLength]) }))[outputName];
-      const expected = [1, this.spec.sources.length, 2, segmentLength];
-      if (output.dims.join() !== expected.join()) {
-        throw new Error(`model output "${outputName}" has shape [${output.dims.join(', ')}]; expected [${expected.join(', ')}]`);
-      }
+      const output = await this.model.runWindow(window, segmentLength);
       const finished = this.overlapAdd.take(offset);
       finished.forEach((part, row) => rows[row].push(part));
-      this.overlapAdd.add(offset, output.data as Float32Array, samples);
+      this.overlapAdd.add(offset, output, samples);
       this.nextOffset += this.stride;
       this.input.forEach((queue) => queue.dropBefore(this.nextOffset));
       this.windowsRun++;
