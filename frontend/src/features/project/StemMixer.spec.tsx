@@ -8,7 +8,7 @@ import { stemsLoaded } from './projectSlice';
 import { normalizeStems } from './stems';
 import type { StudioProjectController } from './studioProject';
 import { StudioProjectContext } from './StudioProjectContext';
-import { StemMixer } from './StemMixer';
+import { engineLabel, StemMixer } from './StemMixer';
 
 const ENHANCED = { jobId: 'e1', createdAt: '2026-11-23T17:00:00.000Z' };
 
@@ -46,5 +46,19 @@ describe('StemMixer: original and enhanced versions', () => {
     expect(screen.queryByTestId('version-drums')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Original' }));
     expect(switches).toEqual([['v', 'original']]);
+  });
+});
+
+describe('engineLabel', () => {
+  const info = (available: boolean, measured: { heldOutSdrDb: number; realTimeFactor: number } | null) => ({ engine: 'hybrid' as const, available, reason: available ? null : 'x', quality: 'excellent', measured });
+
+  it('states what a shipped engine measured on songs it never saw', () => {
+    expect(engineLabel('hybrid', info(true, { heldOutSdrDb: 6.14, realTimeFactor: 31.6 }))).toBe('hybrid · 6.1 dB · 32× real time');
+  });
+
+  it('is the plain name for an operator model (nothing measured) and says when an engine is unavailable', () => {
+    expect(engineLabel('hybrid', info(true, null))).toBe('hybrid');
+    expect(engineLabel('hybrid', undefined)).toBe('hybrid');
+    expect(engineLabel('hybrid', info(false, { heldOutSdrDb: 6, realTimeFactor: 30 }))).toBe('hybrid (unavailable)');
   });
 });
