@@ -1,17 +1,20 @@
 /**
- * Separation benchmark: global SDR per stem on the synthetic eval set for an engine, a plain HPSS baseline
- * and the oracle ratio mask (upper bound for STFT masking), then the engine's real-time factor on a
- * 4-minute track and peak RSS. Ends with a JSON summary line.
+ * Separation benchmark: global SDR per stem for an engine, a plain HPSS baseline and the oracle ratio mask
+ * (upper bound for STFT masking) on the development and the held-out synthetic sets, with the gap between
+ * them, then the engine's real-time factor on a 4-minute track and peak RSS. Ends with a JSON summary line.
  *
- *   npm run bench:separation -- [--engine fast|fast-stream] [--dir .data/eval-set]
+ *   npm run bench:separation -- [--engine fast|fast-stream|hybrid|quality] [--set dev|heldout|both] [--dir PATH]
+ * `--set` defaults to both; `--dir` scores one set at that directory instead.
  * `fast-stream` runs the fast engine the way the media service does: the mixture fed in 1 s chunks and
  * the stems collected as they come (separateFastStream).
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import {
+  bundledEngineSpec,
   chunksOf,
   createFastSeparator,
+  OnnxSeparator,
   separateFastStream,
   decodeWav,
   remedianFilter,
@@ -24,8 +27,9 @@ import {
   type StereoSpectrogram,
 } from '@stemdeck/audio';
 import { globalSdr } from '@stemdeck/audio';
-import { loadEvalSet, loadTrackAudio, type EvalTrack } from './eval-set/load';
-import { DEFAULT_EVAL_SET_DIR, MIXTURE_FILE } from './eval-set/meta';
+import { loadTrackAudio, type EvalTrack } from './eval-set/load';
+import { MIXTURE_FILE } from './eval-set/meta';
+import { devAndHeldout, loadSets, parseSetArgs, SET_OPTIONS_HELP, type LoadedSet, type SetRequest } from './eval-set/sets';
 
 type StemScores = Record<StemType, number> & { mean: number };
 type Method = 'engine' | 'hpss' | 'oracle';
@@ -39,12 +43,12 @@ const REFERENCE_HOP = 512;
 /** HPSS kernels: 27 frames (≈ 0.3 s) along time, 27 bins (≈ 580 Hz) along frequency. */
 const HPSS_STAGES = [3, 3, 3];
 
-function parseArgs(argv: string[]): { engine: string; dir: string } {
-  const args = { engine: 'fast', dir: DEFAULT_EVAL_SET_DIR };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--engine') args.engine = argv[++i];
-    else if (argv[i] === '--dir') args.dir = argv[++i];
-    else throw new Error(`unknown argument ${argv[i]} (expected --engine NAME, --dir PATH)`);
+function parseArgs(argv: string[]): { engine: string; sets: SetRequest[] } {
+  const { sets, rest } = parseSetArgs(argv);
+  const args = { engine: 'fast', sets };
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '--engine') args.engine = rest[++i];
+    else throw new Error(`unknown argument ${rest[i]} (expected --engine NAME, ${SET_OPTIONS_HELP})`);
   }
   return args;
 }
@@ -52,7 +56,9 @@ function parseArgs(argv: string[]): { engine: string; dir: string } {
 function createEngine(name: string): Separator {
   if (name === 'fast') return createFastSeparator();
   if (name === 'fast-stream') return streamedFast;
-  throw new Error(`engine '${name}' is not benchmarked yet (available: fast, fast-stream)`);
+  // The model engines as the media service runs them: the bundled network at each engine's setting.
+  if (name === 'hybrid' || name === 'quality') return new OnnxSeparator(name, bundledEngineSpec(name));
+  throw new Error(`engine '${name}' is not benchmarked (available: fast, fast-stream, hybrid, quality)`);
 }
 
 /** The streamed fast engine behind the whole-array interface: chunks in, stems gathered as they come out. */
@@ -181,21 +187,42 @@ function repeatTo(audio: StereoAudio, seconds: number): StereoAudio {
 const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
 const fixed = (value: number, width = 7) => value.toFixed(2).padStart(width);
 
+/** Width of the first column: the longest track id (held-out ids are long), at least 38. */
+let labelWidth = 38;
+
 function printRow(label: string, method: string, scores: StemScores): void {
   const cells = [...STEM_TYPES, 'mean' as const].map((key) => fixed(scores[key])).join(' ');
-  console.log(`${label.padEnd(38)} ${method.padEnd(8)} ${cells}`);
+  console.log(`${label.padEnd(labelWidth)} ${method.padEnd(8)} ${cells}`);
 }
 
+function printHeader(first: string): void {
+  console.log(`${first.padEnd(labelWidth)} ${'method'.padEnd(8)} ${[...STEM_TYPES, 'mean'].map((s) => s.padStart(7)).join(' ')}`);
+}
+
+interface SetResult {
+  name: string;
+  label: string;
+  dir: string;
+  tracks: number;
+  sdr: Record<Method, StemScores>;
+  perTrack: { id: string; engine: StemScores; hpss: StemScores; oracle: StemScores }[];
+}
+
+const METHODS: Method[] = ['engine', 'hpss', 'oracle'];
+
 async function main(): Promise<void> {
-  const { engine: engineName, dir } = parseArgs(process.argv.slice(2));
+  const { engine: engineName, sets: requested } = parseArgs(process.argv.slice(2));
   const engine = createEngine(engineName);
-  const tracks = loadEvalSet(dir);
-  const scored = tracks.filter((t) => t.durationSeconds < LONG_TRACK_SECONDS);
-  const longTrack = tracks.find((t) => t.durationSeconds >= LONG_TRACK_SECONDS);
-  console.log(`separation bench: engine ${engineName}, ${scored.length} tracks from ${dir}`);
+  const sets = loadSets(requested);
+  if (sets.length === 0) throw new Error('no evaluation set to score (see above for how to generate one)');
+  const scoredOf = (set: LoadedSet) => set.tracks.filter((t) => t.durationSeconds < LONG_TRACK_SECONDS);
+  // The 4-minute song lives in the development set; a set without one is timed on a repeated track.
+  const longTrack = sets.flatMap((set) => set.tracks).find((t) => t.durationSeconds >= LONG_TRACK_SECONDS);
+  const firstScored = scoredOf(sets[0])[0];
+  console.log(`separation bench: engine ${engineName}; sets: ${sets.map((set) => `${set.label} (${scoredOf(set).length} tracks, ${set.dir})`).join(', ')}`);
 
   // Timed first, so that the peak RSS read right after it is the separation's, not the scoring's.
-  const speed = await timeEngine(engine, longTrack, scored[0]);
+  const speed = await timeEngine(engine, longTrack, firstScored);
   console.log(
     `speed: ${speed.source}, ${speed.audioSeconds.toFixed(1)} s of audio in ${speed.wallSeconds.toFixed(2)} s wall ` +
       `(${speed.cpuSeconds.toFixed(2)} s CPU over all threads) → ${speed.realTimeFactor.toFixed(1)}× real time; ` +
@@ -203,11 +230,11 @@ async function main(): Promise<void> {
   );
 
   if (engineName === 'fast') {
-    const same = await workersMatchInThread(scored[0]);
+    const same = await workersMatchInThread(firstScored);
     console.log(`worker threads and in-thread separation give identical stems: ${same ? 'yes' : 'NO'}`);
   }
   if (engineName === 'fast-stream') {
-    const { mixture } = loadTrackAudio(scored[0]);
+    const { mixture } = loadTrackAudio(firstScored);
     const [whole, streamed] = [await createFastSeparator().separate(mixture), await streamedFast.separate(mixture)];
     const same = STEM_TYPES.every((stem) =>
       (['left', 'right'] as const).every((channel) => Buffer.from(whole[stem][channel].buffer).equals(Buffer.from(streamed[stem][channel].buffer))),
@@ -215,31 +242,55 @@ async function main(): Promise<void> {
     console.log(`streamed and whole-array separation give identical stems: ${same ? 'yes' : 'NO'}`);
   }
 
-  console.log(`${'track'.padEnd(38)} ${'method'.padEnd(8)} ${[...STEM_TYPES, 'mean'].map((s) => s.padStart(7)).join(' ')}`);
-  const results: Record<Method, StemScores[]> = { engine: [], hpss: [], oracle: [] };
-  const perTrack: { id: string; engine: StemScores; hpss: StemScores; oracle: StemScores }[] = [];
-  for (const track of scored) {
-    const { mixture, stems } = loadTrackAudio(track);
-    const row = {
-      id: track.id,
-      engine: score(stems, await engine.separate(mixture)),
-      hpss: score(stems, hpssBaseline(mixture)),
-      oracle: score(stems, oracleRatioMask(mixture, stems)),
-    };
-    printRow(track.id, engineName, row.engine);
-    printRow('', 'hpss', row.hpss);
-    printRow('', 'oracle', row.oracle);
-    for (const method of ['engine', 'hpss', 'oracle'] as const) results[method].push(row[method]);
-    perTrack.push(row);
+  labelWidth = Math.max(38, ...sets.flatMap((set) => scoredOf(set).map((t) => t.id.length)));
+  const results: SetResult[] = [];
+  for (const set of sets) {
+    const scored = scoredOf(set);
+    console.log(`\n${set.label} set: ${scored.length} tracks from ${set.dir}`);
+    printHeader('track');
+    const perTrack: SetResult['perTrack'] = [];
+    for (const track of scored) {
+      const { mixture, stems } = loadTrackAudio(track);
+      const row = {
+        id: track.id,
+        engine: score(stems, await engine.separate(mixture)),
+        hpss: score(stems, hpssBaseline(mixture)),
+        oracle: score(stems, oracleRatioMask(mixture, stems)),
+      };
+      printRow(track.id, engineName, row.engine);
+      printRow('', 'hpss', row.hpss);
+      printRow('', 'oracle', row.oracle);
+      perTrack.push(row);
+    }
+    const sdr = Object.fromEntries(METHODS.map((m) => [m, meanScores(perTrack.map((row) => row[m]))])) as SetResult['sdr'];
+    printMeans(`${set.label}: mean of ${scored.length}`, engineName, sdr);
+    results.push({ name: set.name, label: set.label, dir: set.dir, tracks: scored.length, sdr, perTrack });
   }
-  const overall = { engine: meanScores(results.engine), hpss: meanScores(results.hpss), oracle: meanScores(results.oracle) };
-  printRow(`mean over ${scored.length} tracks`, engineName, overall.engine);
-  printRow('', 'hpss', overall.hpss);
-  printRow('', 'oracle', overall.oracle);
 
-  const summary = { engine: engineName, dir, tracks: scored.length, sdr: overall, perTrack, speed, peakRssMb: peakRssMb() };
+  // Every set's means together, then how much is lost on material the engine was not tuned on.
+  console.log('\nmean global SDR per stem (dB)');
+  printHeader('set');
+  for (const result of results) printMeans(`${result.label} (${result.tracks})`, engineName, result.sdr);
+  const pair = devAndHeldout(results);
+  const gap = pair ? (Object.fromEntries(METHODS.map((m) => [m, difference(pair.dev.sdr[m], pair.heldout.sdr[m])])) as Record<Method, StemScores>) : null;
+  if (gap) printMeans('gap (development − held-out)', engineName, gap);
+  else console.log('gap (development − held-out): needs both sets (--set both)');
+
+  const summary = { engine: engineName, sets: results, gap, speed, peakRssMb: peakRssMb() };
   console.log(`peak RSS over the whole run (scoring included): ${summary.peakRssMb.toFixed(0)} MB`);
   console.log(JSON.stringify(summary));
+}
+
+function printMeans(label: string, engineName: string, sdr: Record<Method, StemScores>): void {
+  printRow(label, engineName, sdr.engine);
+  printRow('', 'hpss', sdr.hpss);
+  printRow('', 'oracle', sdr.oracle);
+}
+
+function difference(a: StemScores, b: StemScores): StemScores {
+  const out = {} as StemScores;
+  for (const key of [...STEM_TYPES, 'mean'] as const) out[key] = a[key] - b[key];
+  return out;
 }
 
 /** The fast engine must not depend on how many threads ran its segments. */

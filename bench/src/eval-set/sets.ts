@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { loadEvalSet, type EvalTrack } from './load';
+import { DEFAULT_EVAL_SET_DIR, DEFAULT_HELDOUT_SET_DIR, INDEX_FILE, type EvalSetIndex } from './meta';
+
+/**
+ * Which evaluation sets a benchmark scores: the development set (tuning allowed), the held-out set
+ * (reported only), or both — or one set at a given directory.
+ */
+export type SetName = 'dev' | 'heldout';
+
+export interface SetRequest {
+  /** 'dev', 'heldout', or for --dir the directory's own name. */
+  name: string;
+  label: string;
+  dir: string;
+  /** How to generate it when it is missing. */
+  generate: string;
+}
+
+export interface LoadedSet extends SetRequest {
+  tracks: EvalTrack[];
+}
+
+const KNOWN: Record<SetName, Omit<SetRequest, 'name'>> = {
+  dev: { label: 'development', dir: DEFAULT_EVAL_SET_DIR, generate: 'npm run bench:eval-set' },
+  heldout: { label: 'held-out', dir: DEFAULT_HELDOUT_SET_DIR, generate: 'npm run bench:eval-set -- --set heldout' },
+};
+
+export const SET_OPTIONS_HELP = '--set dev|heldout|both (default both) or --dir PATH (one set)';
+
+/**
+ * Takes `--set dev|heldout|both` and `--dir PATH` out of `argv` (the rest is returned for the
+ * benchmark's own options). `--dir` scores just that directory, named after what its index says it is.
+ */
+export function parseSetArgs(argv: string[]): { sets: SetRequest[]; rest: string[] } {
+  let setArg = 'both';
+  let dir: string | undefined;
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--set') setArg = valueOf(argv, ++i, '--set');
+    else if (argv[i] === '--dir') dir = path.resolve(valueOf(argv, ++i, '--dir'));
+    else rest.push(argv[i]);
+  }
+  if (dir) return { sets: [requestForDir(dir)], rest };
+  if (setArg === 'both') return { sets: (['dev', 'heldout'] as const).map((name) => ({ name, ...KNOWN[name] })), rest };
+  if (setArg === 'dev' || setArg === 'heldout') return { sets: [{ name: setArg, ...KNOWN[setArg] }], rest };
+  throw new Error(`--set must be dev, heldout or both, got ${setArg}`);
+}
+
+/** Loads each requested set; a missing one is reported with the command that makes it, and skipped. */
+export function loadSets(requests: SetRequest[]): LoadedSet[] {
+  const loaded: LoadedSet[] = [];
+  for (const request of requests) {
+    if (!existsSync(path.join(request.dir, INDEX_FILE))) {
+      console.log(`no ${request.label} set at ${request.dir} — generate it with \`${request.generate}\`; skipping it`);
+      continue;
+    }
+    loaded.push({ ...request, tracks: loadEvalSet(request.dir) });
+  }
+  return loaded;
+}
+
+/** The development and held-out sets among `sets`, when both were scored (for the gap line). */
+export function devAndHeldout<T extends { name: string }>(sets: T[]): { dev: T; heldout: T } | null {
+  const dev = sets.find((s) => s.name === 'dev');
+  const heldout = sets.find((s) => s.name === 'heldout');
+  return dev && heldout ? { dev, heldout } : null;
+}
+
+function requestForDir(dir: string): SetRequest {
+  let set: EvalSetIndex['set'] | undefined;
+  try {
+    set = (JSON.parse(readFileSync(path.join(dir, INDEX_FILE), 'utf8')) as EvalSetIndex).set;
+  } catch {
+    // Reported by loadSets.
+  }
+  const name: string = set === 'full' ? 'dev' : set === 'heldout' ? 'heldout' : path.basename(dir);
+  const known = name === 'dev' || name === 'heldout' ? KNOWN[name] : undefined;
+  return { name, label: known?.label ?? name, dir, generate: known?.generate ?? `npm run bench:eval-set -- --set dev|heldout --out ${dir}` };
+}
+
+function valueOf(argv: string[], i: number, flag: string): string {
+  const value = argv[i];
+  if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`);
+  return value;
+}
