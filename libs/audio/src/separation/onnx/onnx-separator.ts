@@ -1,6 +1,7 @@
 import { STEM_TYPES, type EngineName, type SeparationProgress, type Separator, type StemSet, type StemType, type StereoAudio } from '../../types';
 import { mixStatistics, type MixStatistics } from './mix-normalization';
 import { Tensor, type InferenceSession } from 'onnxruntime-node';
+import { createFastSeparator } from '../fast';
 import { MASK_MODEL_SAMPLE_RATE, MASK_MODEL_SOURCES, MaskWindowRunner, readMaskContract } from './mask-model';
 import { describeSession, openModelSession } from './model-session';
 import { OnnxSeparationStream, type LoadedModel } from './onnx-stream';
@@ -20,6 +21,13 @@ export interface OnnxSeparatorSpec {
   sources?: readonly StemType[];
   /** Mask models only: average the masks of the mix and of its channel-swapped copy (test-time augmentation). */
   channelSwap?: boolean;
+  /** Mask models only: sharpen the masks (see MaskWindowOptions.maskPower); default 1. */
+  maskPower?: number;
+  /**
+   * Blend each window's stems with the fast (DSP) engine's stems of the same window: per stem, the share
+   * of the fast engine's (0 = the model alone). Both add up to the mix, so the blend does too.
+   */
+  fastBlend?: Readonly<Record<StemType, number>>;
   /** Scale the mix to zero mean / unit deviation before the model and back after, as Demucs does. */
   normalize?: boolean;
   /** onnxruntime intra-op threads; default: every core. */
@@ -135,20 +143,48 @@ export class OnnxSeparator implements Separator {
         const sources = this.sources ?? MASK_MODEL_SOURCES;
         if (sources.some((stem, i) => stem !== MASK_MODEL_SOURCES[i])) throw new RangeError(`a mask model's sources are ${MASK_MODEL_SOURCES.join(', ')}`);
         if (this.spec.normalize) throw new RangeError('a mask model takes the mix as it is (normalize must be off)');
-        const runner = new MaskWindowRunner(session, mask, { channelSwap: this.spec.channelSwap ?? false });
+        const runner = new MaskWindowRunner(session, mask, { channelSwap: this.spec.channelSwap ?? false, maskPower: this.spec.maskPower ?? 1 });
         const segmentLength = Math.round((this.spec.segmentSeconds ?? DEFAULT_SEGMENT_SECONDS) * MASK_MODEL_SAMPLE_RATE);
-        return { session, sources, modelRate: MASK_MODEL_SAMPLE_RATE, segmentLength, runWindow: (window, length) => runner.run(window, length) };
+        const runWindow = blended((window, length) => runner.run(window, length), sources, this.spec.fastBlend, MASK_MODEL_SAMPLE_RATE);
+        return { session, sources, modelRate: MASK_MODEL_SAMPLE_RATE, segmentLength, runWindow };
       }
       if (this.spec.channelSwap) throw new RangeError('channelSwap applies to mask models only');
       const sources = this.sources ?? DEMUCS_SOURCE_ORDER;
       const contract = readSeparationContract(this.spec.modelPath, description, sources.length);
       const segmentLength = chooseSegmentLength(this.spec, contract, this.modelRate);
-      return { session, sources, modelRate: this.modelRate, segmentLength, runWindow: waveformWindow(session, contract, sources.length) };
+      const runWindow = blended(waveformWindow(session, contract, sources.length), sources, this.spec.fastBlend, this.modelRate);
+      return { session, sources, modelRate: this.modelRate, segmentLength, runWindow };
     } catch (error) {
       await session.release();
       throw error;
     }
   }
+}
+
+/**
+ * The model's window blended with the fast engine's separation of the same samples (in this thread: the
+ * model's own thread already runs off the service's event loop). The window overlap-add around it
+ * cross-fades both engines' edges alike.
+ */
+function blended(runWindow: LoadedModel['runWindow'], sources: readonly StemType[], weights: OnnxSeparatorSpec['fastBlend'], sampleRate: number): LoadedModel['runWindow'] {
+  if (!weights || sources.every((stem) => !weights[stem])) return runWindow;
+  for (const stem of sources) {
+    if (!(weights[stem] >= 0 && weights[stem] <= 1)) throw new RangeError(`fastBlend.${stem} must be in [0, 1], got ${weights[stem]}`);
+  }
+  const fast = createFastSeparator({ threads: 0 });
+  return async (window, length) => {
+    const model = await runWindow(window, length);
+    const dsp = await fast.separate({ sampleRate, left: window.subarray(0, length), right: window.subarray(length, 2 * length) });
+    sources.forEach((stem, source) => {
+      const w = weights[stem];
+      (['left', 'right'] as const).forEach((channel, c) => {
+        const row = model.subarray((2 * source + c) * length, (2 * source + c + 1) * length);
+        const other = dsp[stem][channel];
+        for (let i = 0; i < length; i++) row[i] = (1 - w) * row[i] + w * other[i];
+      });
+    });
+    return model;
+  };
 }
 
 /** Runs a waveform model on one window: [1, 2, T] in, [1, sources, 2, T] out. */
