@@ -60,7 +60,8 @@ export class MaskWorkspace {
  *    bass, kick and snare — and lower where one side dominates or the channels are decorrelated (panned
  *    accompaniment, reverb).
  * 2. Harmonic share h from median filtering (harmonic-share.ts); the rest, 1 − h, is the drums.
- * 3. Vocal pitch and comb (vocal-pitch.ts), tracked on the centred harmonic energy above the bass range.
+ * 3. Vocal pitch and comb (vocal-pitch.ts), tracked on the centred harmonic energy above the bass range;
+ *    in frames where the comb captures little of that energy (a rest between phrases) it is scaled down.
  * 4. Assignment of the harmonic part: bass = h · c² · bass band · (1 − vocal share), vocals =
  *    h · centre ramp · vocal share, where the vocal share is the comb (held back to 30 % inside the bass
  *    band, where a bass partial under a comb tooth is the likelier owner). The centre ramp rises from 0 at
@@ -83,6 +84,7 @@ export function estimateMasks(spec: StereoSpectrogram, params: FastParameters, w
   writeVocalEvidence(share, frames, bins, work);
   const f0 = work.pitch.track(work.vocalEvidence, frames, bins);
   writeHarmonicComb(f0, frames, bins, params.vocalPitch, work.comb);
+  gateUnvoicedFrames(frames, bins, params, work);
   assignStems(share, frames, bins, params, work);
   addVocalReverb(frames, bins, params, work);
   widenMasks(frames, bins, spec.bins, work);
@@ -136,6 +138,30 @@ function writeVocalEvidence(share: Float32Array, frames: number, bins: number, w
       const c = centre[i] > 0 ? centre[i] : 0;
       vocalEvidence[i] = share[i] * c * c * (1 - bassWeights[bin]) * Math.sqrt(power[i]);
     }
+  }
+}
+
+/**
+ * The tracker names a pitch in every frame, sung or not. A sung frame's comb holds most of the centred
+ * harmonic energy; in a rest it lands on whatever centred chord is there and holds only part of it. The
+ * comb of each frame is scaled by how much of that energy it captures, ramped from voicingFrom to voicingTo.
+ */
+function gateUnvoicedFrames(frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
+  const { voicingFrom, voicingTo } = params;
+  if (!(voicingTo > voicingFrom)) return;
+  const { vocalEvidence, comb } = work;
+  for (let frame = 0; frame < frames; frame++) {
+    const row = frame * bins;
+    let captured = 0;
+    let total = 1e-30;
+    for (let bin = 0; bin < bins; bin++) {
+      const e2 = vocalEvidence[row + bin] * vocalEvidence[row + bin];
+      captured += comb[row + bin] * e2;
+      total += e2;
+    }
+    const ratio = captured / total;
+    const voiced = ratio <= voicingFrom ? 0 : ratio >= voicingTo ? 1 : (ratio - voicingFrom) / (voicingTo - voicingFrom);
+    if (voiced < 1) for (let bin = 0; bin < bins; bin++) comb[row + bin] *= voiced;
   }
 }
 

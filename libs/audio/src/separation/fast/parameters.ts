@@ -35,6 +35,9 @@ export interface FastParameters {
   /** Vocal reverb model: power decay per frame, and how much of the vocal estimate feeds the tail. */
   reverbDecay: number;
   reverbGain: number;
+  /** Voicing: share of the centred harmonic energy the comb must capture for a frame to count as sung. */
+  voicingFrom: number;
+  voicingTo: number;
 }
 
 /**
@@ -100,5 +103,8 @@ export function fastParameters(sampleRate: number): FastParameters {
     },
     reverbDecay: Math.exp(-1 / (REVERB_SECONDS * framesPerSecond)),
     reverbGain: 0.03,
+    // A sung frame's comb holds ≈ 70 % or more of the centred harmonic energy; one over a chord far less.
+    voicingFrom: 0.3,
+    voicingTo: 0.7,
   };
 }
