@@ -1,4 +1,7 @@
-import { decodeWav, encodeWav, WavBitDepth } from './wav';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeWav, encodeWav, WavBitDepth, WavFileWriter } from './wav';
 
 const tone = (frames: number) => ({
   sampleRate: 48000,
@@ -47,5 +50,32 @@ describe('WAV', () => {
 
   it('refuses what is not a WAV file', () => {
     expect(() => decodeWav(Buffer.from('not a wav file at all'))).toThrow('Not a RIFF/WAVE file');
+  });
+
+  it.each<WavBitDepth>([16, 24, 32])('writes a %i-bit file piece by piece that reads back as the one-buffer encoding', (bits) => {
+    const audio = tone(1000);
+    const dir = mkdtempSync(join(tmpdir(), 'wav-writer-'));
+    try {
+      const writer = new WavFileWriter(join(dir, 'stem.wav'), 48000, bits);
+      for (const [from, to] of [[0, 1], [1, 400], [400, 1000]]) {
+        writer.append({ sampleRate: 48000, left: audio.left.subarray(from, to), right: audio.right.subarray(from, to) });
+      }
+      writer.close();
+      expect(readFileSync(join(dir, 'stem.wav')).equals(encodeWav(audio, bits))).toBe(true);
+      expect(() => writer.append(audio)).toThrow(/closed/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses audio at another rate than the file it writes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wav-writer-'));
+    try {
+      const writer = new WavFileWriter(join(dir, 'stem.wav'), 44100);
+      expect(() => writer.append(tone(10))).toThrow(/48000 Hz audio in a 44100 Hz file/);
+      writer.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

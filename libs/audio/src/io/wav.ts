@@ -1,3 +1,4 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { endianness } from 'node:os';
 import type { StereoAudio } from '../types';
 
@@ -19,6 +20,52 @@ export function encodeWav(audio: StereoAudio, bitDepth: WavBitDepth = 16): Buffe
   writeHeader(out, audio.sampleRate, bitDepth, dataBytes);
   writeSamples(out, HEADER_BYTES, audio, 0, frames, bitDepth);
   return out;
+}
+
+/**
+ * Writes a WAV file piece by piece as the audio is produced (e.g. a streamed separation's stems), so the
+ * whole track is never held as one encoded buffer. The header's sizes are written last, when the length
+ * is known. Writes are synchronous: they land in the page cache and cost less than an await each.
+ */
+export class WavFileWriter {
+  private readonly fd: number;
+  private frames = 0;
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly sampleRate: number,
+    private readonly bitDepth: WavBitDepth = 16,
+  ) {
+    this.fd = openSync(path, 'w');
+    const header = Buffer.alloc(HEADER_BYTES);
+    writeHeader(header, sampleRate, bitDepth, 0);
+    writeSync(this.fd, header, 0, HEADER_BYTES, 0);
+  }
+
+  append(audio: StereoAudio): void {
+    if (this.closed) throw new Error(`${this.path} is already closed`);
+    if (audio.sampleRate !== this.sampleRate) throw new Error(`${this.path}: ${audio.sampleRate} Hz audio in a ${this.sampleRate} Hz file`);
+    const frames = audio.left.length;
+    const blockAlign = 2 * (this.bitDepth / 8);
+    const out = Buffer.allocUnsafe(frames * blockAlign);
+    writeSamples(out, 0, audio, 0, frames, this.bitDepth);
+    writeSync(this.fd, out, 0, out.length, HEADER_BYTES + this.frames * blockAlign);
+    this.frames += frames;
+  }
+
+  /** Writes the final sizes into the header and closes the file. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      const header = Buffer.alloc(HEADER_BYTES);
+      writeHeader(header, this.sampleRate, this.bitDepth, this.frames * 2 * (this.bitDepth / 8));
+      writeSync(this.fd, header, 0, HEADER_BYTES, 0);
+    } finally {
+      closeSync(this.fd);
+    }
+  }
 }
 
 function writeHeader(out: Buffer, sampleRate: number, bitDepth: WavBitDepth, dataBytes: number): void {

@@ -1,2 +1,3 @@
 export { FastSeparator, createFastSeparator, type FastSeparatorOptions } from './fast-separator';
 export { separateFastStream, type StreamSeparationOptions, type StreamSeparationResult } from './stream-separator';
+export { splitFileFast, type SplitFileOptions } from './split-file';
