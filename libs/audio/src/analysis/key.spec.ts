@@ -27,6 +27,13 @@ describe('key', () => {
     );
   });
 
+  it.each([0, 5, 9])('reads a minor scale over a bright tonic drone as minor (pitch class %i), not as its parallel major', (tonic) => {
+    // The drone's 5th harmonic is the major third two octaves up; counted as a note, it outweighs the melody's
+    // minor third and the key flips to major (as the earlier estimate did).
+    const run = scaleRun({ tonicPitchClass: tonic, mode: 'minor', seconds: 12, sampleRate: 22050, droneGain: 0.15, droneHarmonics: 12 });
+    expect(analyzeAudio(run).key).toBe(`${PITCH_CLASSES[tonic]} minor`);
+  });
+
   it('is not thrown by drums under the chords', () => {
     const song = mixSignals(
       drumGroove({ bpm: 110, beatsPerBar: 4, seconds: 16 }),

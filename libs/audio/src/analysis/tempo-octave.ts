@@ -26,16 +26,10 @@ import { pulseSignal } from './pulse';
  * moves every song to other tempi) and new songs from the same generator at random tempi.
  */
 export function chooseMetricalLevel(onsets: OnsetEnvelope, bpm: number, minBpm: number, maxBpm: number): number {
-  const fps = onsets.framesPerSecond;
   const candidates = [bpm / 2, bpm, bpm * 2].filter((candidate) => candidate >= minBpm && candidate <= maxBpm);
   if (candidates.length < 2) return bpm;
-  const kick = centred(pulseSignal(onsets.low, fps));
-  const snare = centred(pulseSignal(onsets.snare, fps));
-  const cues = candidates.map((candidate) => {
-    const period = (60 * fps) / candidate;
-    return { bpm: candidate, backbeat: backbeat(kick, snare, period), evenness: evenness(onsets.balanced, 2 * period) };
-  });
-  const score = (cue: (typeof cues)[number]) =>
+  const cues = metricalCues(onsets, candidates);
+  const score = (cue: MetricalCues) =>
     tempoPrior(cue.bpm) * Math.max(MIN_CUE, cue.backbeat) ** 2 * Math.max(MIN_CUE, cue.evenness);
   let chosen = 0;
   for (let i = 1; i < cues.length; i++) if (score(cues[i]) > score(cues[chosen])) chosen = i;
@@ -46,11 +40,31 @@ export function chooseMetricalLevel(onsets: OnsetEnvelope, bpm: number, minBpm: 
 }
 
 /** Whether two levels' backbeat cues are within TIE of each other (relative) and their evenness within TIE. */
-function sameCues(a: { backbeat: number; evenness: number }, b: { backbeat: number; evenness: number }): boolean {
+function sameCues(a: MetricalCues, b: MetricalCues): boolean {
   return a.backbeat > 0 && Math.abs(b.backbeat / a.backbeat - 1) < TIE && Math.abs(b.evenness - a.evenness) < TIE;
 }
 
 const TIE = 0.05;
+
+export interface MetricalCues {
+  bpm: number;
+  /** Kick–snare co-occurrence one beat apart (cue 1). */
+  backbeat: number;
+  /** Weaker / stronger of the interleaved grids of every other beat, 0..1 (cue 2). */
+  evenness: number;
+}
+
+/** The backbeat and evenness cues of each candidate tempo. */
+export function metricalCues(onsets: OnsetEnvelope, candidates: number[]): MetricalCues[] {
+  const fps = onsets.framesPerSecond;
+  const kick = centred(pulseSignal(onsets.low, fps));
+  const snare = centred(pulseSignal(onsets.snare, fps));
+  return candidates.map((bpm) => {
+    const period = (60 * fps) / bpm;
+    return { bpm, backbeat: backbeat(kick, snare, period), evenness: evenness(onsets.balanced, 2 * period) };
+  });
+}
+
 const PRIOR_CENTRE_BPM = 120;
 const PRIOR_OCTAVES = 1;
 /** Floor of each cue, so that one cue at 0 (no kick at all, say) leaves the others to decide. */

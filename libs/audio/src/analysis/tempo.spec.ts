@@ -26,6 +26,25 @@ describe('tempo', () => {
     expect(within(analyzeAudio(groove).bpm, bpm, 0.02)).toBe(true);
   });
 
+  it.each([124, 129, 136])(
+    'keeps the beat of a kit whose kick is ~10 dB above its snare at %i BPM (not half of it)',
+    (bpm) => {
+      // The snare still marks 2 and 4, so the kick–snare alternation is the beat a listener taps. A check on how
+      // evenly strong the beats are (the earlier estimate) read the quiet snare strokes as subdivisions and halved.
+      const groove = mixSignals(
+        drumGroove({ bpm, beatsPerBar: 4, seconds: 16, sampleRate: 22050, kickGain: 1, snareGain: 0.3 }),
+        chordProgression({ tonicPitchClass: 2, mode: 'major', seconds: 16, secondsPerChord: 240 / bpm, sampleRate: 22050 }),
+      );
+      expect(within(analyzeAudio(groove).bpm, bpm, 0.02)).toBe(true);
+    },
+  );
+
+  it('prefers the level near 120 BPM when a groove is only a kick and a snare alternating (not the double)', () => {
+    // At 92 BPM the double (184) is in range and its pulses alternate kick and snare just as evenly.
+    const groove = drumGroove({ bpm: 92, beatsPerBar: 4, seconds: 16, sampleRate: 22050 });
+    expect(within(analyzeAudio(groove).bpm, 92, 0.02)).toBe(true);
+  });
+
   it('is exact to a tenth of a BPM on a steady click', () => {
     expect(analyzeAudio(clickTrack(123.4, 30)).bpm).toBeCloseTo(123.4, 1);
   });

@@ -84,13 +84,16 @@ export interface GrooveOptions {
   beatsPerBar: 3 | 4;
   seconds: number;
   sampleRate?: number;
+  /** Peak gain of the kick (default 0.7) and of the snare (default 0.5): another kit's balance. */
+  kickGain?: number;
+  snareGain?: number;
 }
 
 /**
  * A drum groove: kick on the downbeat (and beat 3 in 4/4), snare on the other beats' backbeats (2 and 4, or
  * 2 and 3 in 3/4), closed hats on every eighth note with the on-beat ones louder.
  */
-export function drumGroove({ bpm, beatsPerBar, seconds, sampleRate = 44100 }: GrooveOptions): StereoAudio {
+export function drumGroove({ bpm, beatsPerBar, seconds, sampleRate = 44100, kickGain = 0.7, snareGain = 0.5 }: GrooveOptions): StereoAudio {
   const out = new Float32Array(round(seconds * sampleRate));
   const kickSound = kick(sampleRate);
   const snare = snareDrum(sampleRate);
@@ -100,8 +103,8 @@ export function drumGroove({ bpm, beatsPerBar, seconds, sampleRate = 44100 }: Gr
     const at = index * beat * sampleRate;
     const position = index % beatsPerBar;
     const kickHere = position === 0 || (beatsPerBar === 4 && position === 2);
-    if (kickHere) addAt(out, kickSound, at, 0.7);
-    else addAt(out, snare, at, 0.5);
+    if (kickHere) addAt(out, kickSound, at, kickGain);
+    else addAt(out, snare, at, snareGain);
     addAt(out, hat, at, 0.25);
     addAt(out, hat, at + (beat / 2) * sampleRate, 0.15);
   }
@@ -148,8 +151,19 @@ export function chordProgression(options: TonalOptions): StereoAudio {
   return toStereo(out, sampleRate);
 }
 
-/** One note per half second up and down the scale, over a held tonic an octave lower. */
-export function scaleRun({ tonicPitchClass, mode, seconds, sampleRate = 44100 }: TonalOptions): StereoAudio {
+/**
+ * One note per half second up and down the scale, over a held tonic an octave lower: by default a soft drone with
+ * six harmonics at 1/n; `droneHarmonics` makes it brighter (that many harmonics at 1/√n, like a sawtooth pad or
+ * a bowed string: its 5th harmonic, the major third two octaves up, is 45 % of its fundamental).
+ */
+export function scaleRun({
+  tonicPitchClass,
+  mode,
+  seconds,
+  sampleRate = 44100,
+  droneGain = 0.08,
+  droneHarmonics,
+}: TonalOptions & { droneGain?: number; droneHarmonics?: number }): StereoAudio {
   const scale = mode === 'major' ? MAJOR_SCALE : NATURAL_MINOR_SCALE;
   const run = [0, 1, 2, 3, 4, 5, 6, 7, 6, 5, 4, 3, 2, 1, 0];
   const out = new Float32Array(round(seconds * sampleRate));
@@ -157,7 +171,8 @@ export function scaleRun({ tonicPitchClass, mode, seconds, sampleRate = 44100 }:
     const note = 60 + tonicPitchClass + scaleNote(scale, run[index % run.length]);
     addAt(out, harmonicTone(note, 0.5, sampleRate), index * 0.5 * sampleRate, 0.2);
   }
-  addAt(out, harmonicTone(48 + tonicPitchClass, seconds, sampleRate, Infinity), 0, 0.08);
+  const drone = droneHarmonics ? harmonicTone(48 + tonicPitchClass, seconds, sampleRate, Infinity, droneHarmonics, 0.5) : harmonicTone(48 + tonicPitchClass, seconds, sampleRate, Infinity);
+  addAt(out, drone, 0, droneGain);
   return toStereo(out, sampleRate);
 }
 
@@ -165,13 +180,14 @@ function scaleNote(scale: number[], step: number): number {
   return scale[step % 7] + 12 * floor(step / 7);
 }
 
-function harmonicTone(midiNote: number, seconds: number, sampleRate: number, decaySeconds = 0.8): Float32Array {
+/** A decaying tone of `harmonics` harmonics, the nth at 1/n^slope of the fundamental. */
+function harmonicTone(midiNote: number, seconds: number, sampleRate: number, decaySeconds = 0.8, harmonics = 6, slope = 1): Float32Array {
   const frequency = 440 * 2 ** ((midiNote - 69) / 12);
   const out = new Float32Array(round(seconds * sampleRate));
-  for (let harmonic = 1; harmonic <= 6; harmonic++) {
+  for (let harmonic = 1; harmonic <= harmonics; harmonic++) {
     const step = (2 * PI * frequency * harmonic) / sampleRate;
     if (frequency * harmonic > sampleRate / 2) break;
-    for (let i = 0; i < out.length; i++) out[i] += sin(step * i) / harmonic;
+    for (let i = 0; i < out.length; i++) out[i] += sin(step * i) / harmonic ** slope;
   }
   for (let i = 0; i < out.length; i++) out[i] *= exp(-i / (decaySeconds * sampleRate)) * min(1, i / 200);
   return out;
