@@ -2,7 +2,7 @@
  * Robustness check for the fast engine, built from development material only: the development set's own
  * ground-truth stems re-mixed in ways the set never mixes them — other levels, a different singer
  * (the vocal stem resampled up or down, so pitch and formants both move), a wetter and off-centre vocal,
- * a narrow accompaniment that sits near the centre with the voice. A change to the engine is kept when it
+ * a doubled wide vocal, a driven bass, a narrow accompaniment that sits near the centre with the voice. A change to the engine is kept when it
  * holds across these variants and both halves of the set, not when it wins on one of them; the held-out set
  * is never consulted while choosing (see bench/src/eval-set/README.md).
  *
@@ -41,6 +41,29 @@ const VARIANTS: Record<string, (stems: Stems) => Stems> = {
     const dry = Float32Array.from(left, (l, i) => (l + right[i]) / 2);
     const wet = placeVocal(dry, sampleRate, { wet: 0.9, roomSize: 0.8, damping: 0.3, preDelaySeconds: 0.03 });
     return { ...stems, vocals: { sampleRate, left: scaled(wet.left, 1.15), right: scaled(wet.right, 0.85) } };
+  },
+  /**
+   * A doubled, wide vocal: each side adds a copy delayed by its own 9 or 17 ms, so the voice is no longer
+   * the same in both channels (the centre index at its partials falls well below 1), as with double
+   * tracking, a stereo chorus or a stereo choir sample.
+   */
+  'vocal-wide': (stems) => {
+    const { sampleRate, left, right } = stems.vocals;
+    const mid = Float32Array.from(left, (l, i) => (l + right[i]) / 2);
+    const doubled = (delaySeconds: number) => {
+      const delay = Math.round(delaySeconds * sampleRate);
+      return mid.map((x, i) => 0.7 * x + 0.5 * (i >= delay ? mid[i - delay] : 0));
+    };
+    return { ...stems, vocals: { sampleRate, left: doubled(0.009), right: doubled(0.017) } };
+  },
+  /** A driven bass (tanh saturation): more upper partials, far above the bass band. */
+  'bass-drive': (stems) => {
+    const { sampleRate, left, right } = stems.bass;
+    let peak = 1e-9;
+    for (let i = 0; i < left.length; i++) peak = Math.max(peak, Math.abs(left[i]), Math.abs(right[i]));
+    const drive = 4 / peak;
+    const driven = (channel: Float32Array) => channel.map((x) => (1.5 * Math.tanh(drive * x)) / drive);
+    return { ...stems, bass: { sampleRate, left: driven(left), right: driven(right) } };
   },
   /** Accompaniment and drums narrowed toward the centre, where the voice is. */
   narrow: (stems) => ({ ...stems, other: narrowed(stems.other, 0.3), drums: narrowed(stems.drums, 0.5) }),
