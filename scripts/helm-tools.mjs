@@ -1,0 +1,123 @@
+// Installs what the chart tests need into .tools, from the Go module proxy only (nothing is fetched at test
+// time): `helm` (helm.sh/helm/v3/cmd/helm) and `kubeconform` (github.com/yannh/kubeconform/cmd/kubeconform),
+// built with `go install` into .tools/bin, and the Kubernetes API's JSON schemas for one pinned Kubernetes
+// version, generated from the OpenAPI document that ships inside the k8s.io/kubernetes module
+// (api/openapi-spec/swagger.json) into .tools/k8s-schemas/<version>-standalone-strict/<kind>-<group>-<version>.json,
+// the layout kubeconform reads. Each part is skipped when its version stamp matches, so a re-run is instant.
+//   node scripts/helm-tools.mjs        installs what is missing, prints the paths as JSON
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const HELM_VERSION = 'v3.21.4';
+export const KUBECONFORM_VERSION = 'v0.8.0';
+/** The Kubernetes version whose API the rendered chart is validated against. */
+export const KUBERNETES_VERSION = 'v1.35.4';
+const MIN_GO = [1, 26];
+const BIN_DIR = join(ROOT, '.tools', 'bin');
+export const HELM_BIN = join(BIN_DIR, 'helm');
+export const KUBECONFORM_BIN = join(BIN_DIR, 'kubeconform');
+export const SCHEMA_ROOT = join(ROOT, '.tools', 'k8s-schemas');
+export const SCHEMA_DIR = join(SCHEMA_ROOT, `${KUBERNETES_VERSION}-standalone-strict`);
+
+const log = (message) => process.stderr.write(`[helm-tools] ${message}\n`);
+const stampOf = (name) => join(BIN_DIR, `.${name}.version`);
+const installed = (bin, name) => (existsSync(bin) && existsSync(stampOf(name)) ? readFileSync(stampOf(name), 'utf8').trim() : null);
+const goEnv = { ...process.env, GOBIN: BIN_DIR, CGO_ENABLED: '0', GOFLAGS: '-buildvcs=false' };
+
+function checkGo() {
+  const result = spawnSync('go', ['env', 'GOVERSION'], { encoding: 'utf8' });
+  if (result.error || result.status !== 0) throw new Error('Go is not installed (helm and kubeconform are built from their Go modules); install Go 1.26 or newer');
+  const match = /^go(\d+)\.(\d+)/.exec(result.stdout.trim());
+  if (!match) throw new Error(`cannot read the Go version from "${result.stdout.trim()}"`);
+  const [major, minor] = [Number(match[1]), Number(match[2])];
+  if (major < MIN_GO[0] || (major === MIN_GO[0] && minor < MIN_GO[1])) throw new Error(`helm ${HELM_VERSION} needs Go ${MIN_GO.join('.')} or newer; this machine has go${major}.${minor}`);
+}
+
+function goInstall(name, pkg, version, bin, versionArgs, ldflags = []) {
+  const stamp = ldflags.length ? `${version} ${ldflags.join(' ')}` : version;
+  if (installed(bin, name) === stamp) return;
+  checkGo();
+  mkdirSync(BIN_DIR, { recursive: true });
+  log(`building ${name} ${version} from its Go module (the first time takes minutes)`);
+  const result = spawnSync('go', ['install', '-trimpath', `-ldflags=${['-s', '-w', ...ldflags].join(' ')}`, `${pkg}@${version}`], { stdio: 'inherit', env: goEnv });
+  if (result.error || result.status !== 0) throw new Error(`go install ${pkg}@${version} failed (${result.error?.message ?? `exit ${result.status}`})`);
+  const check = spawnSync(bin, versionArgs, { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`the built ${name} does not run: ${check.stdout}${check.stderr}`);
+  writeFileSync(stampOf(name), `${stamp}\n`);
+  log(`installed ${name}: ${check.stdout.trim().split('\n')[0]}`);
+}
+
+/** Rewrites "#/definitions/x" references into the definitions themselves (recursion is cut to an open object). */
+function inline(node, definitions, strict, stack) {
+  if (Array.isArray(node)) return node.map((item) => inline(item, definitions, strict, stack));
+  if (!node || typeof node !== 'object') return node;
+  if (typeof node.$ref === 'string') {
+    const name = node.$ref.replace('#/definitions/', '');
+    if (stack.includes(name)) return { type: 'object' }; // JSONSchemaProps refers to itself; not used by the chart
+    return inline(definitions[name], definitions, strict, [...stack, name]);
+  }
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, inline(v, definitions, strict, stack)])) : inline(value, definitions, strict, stack);
+  }
+  // The OpenAPI "int-or-string" format (ports, maxUnavailable) accepts either; the document says type string only.
+  if (out.format === 'int-or-string') return { oneOf: [{ type: 'string' }, { type: 'integer' }] };
+  if (strict && out.type === 'object' && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  return out;
+}
+
+function generateSchemas() {
+  const stamp = join(SCHEMA_DIR, '.version');
+  if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === KUBERNETES_VERSION) return;
+  checkGo();
+  log(`downloading k8s.io/kubernetes@${KUBERNETES_VERSION} through the Go module proxy for its OpenAPI document`);
+  const download = spawnSync('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBERNETES_VERSION}`], { encoding: 'utf8', cwd: BIN_DIR, env: { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on' } });
+  if (download.error || download.status !== 0) throw new Error(`go mod download k8s.io/kubernetes@${KUBERNETES_VERSION} failed: ${download.stderr || download.stdout}`);
+  const moduleDir = JSON.parse(download.stdout).Dir;
+  const swagger = JSON.parse(readFileSync(join(moduleDir, 'api', 'openapi-spec', 'swagger.json'), 'utf8'));
+  rmSync(SCHEMA_DIR, { recursive: true, force: true });
+  mkdirSync(SCHEMA_DIR, { recursive: true });
+  let count = 0;
+  for (const [name, definition] of Object.entries(swagger.definitions)) {
+    for (const gvk of definition['x-kubernetes-group-version-kind'] ?? []) {
+      if (gvk.kind.endsWith('List') || ['DeleteOptions', 'WatchEvent', 'Status', 'APIResourceList', 'APIGroup', 'APIGroupList', 'APIVersions'].includes(gvk.kind)) continue;
+      const schema = inline(definition, swagger.definitions, true, [name]);
+      const apiVersion = gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+      schema.properties = { ...schema.properties, apiVersion: { type: 'string', enum: [apiVersion] }, kind: { type: 'string', enum: [gvk.kind] } };
+      schema.$schema = 'http://json-schema.org/schema#';
+      // kubeconform's file name: kind, then the first label of the group, then the version, lower case
+      const suffix = gvk.group ? `-${gvk.group.split('.')[0]}-${gvk.version}` : `-${gvk.version}`;
+      writeFileSync(join(SCHEMA_DIR, `${gvk.kind.toLowerCase()}${suffix.toLowerCase()}.json`), JSON.stringify(schema));
+      count += 1;
+    }
+  }
+  if (count < 50) throw new Error(`only ${count} schemas came out of the Kubernetes OpenAPI document`);
+  writeFileSync(stamp, `${KUBERNETES_VERSION}\n`);
+  log(`wrote ${count} Kubernetes ${KUBERNETES_VERSION} schemas to ${SCHEMA_DIR}`);
+}
+
+/** Installs helm, kubeconform and the schemas when missing; returns their paths. */
+export function ensureHelmTools() {
+  // As helm's Makefile links a release: its own version, and the Kubernetes version that lint and template assume
+  // (the pinned one, so a chart is checked against the API it is validated for).
+  const [k8sMajor, k8sMinor] = KUBERNETES_VERSION.replace(/^v/, '').split('.');
+  goInstall('helm', 'helm.sh/helm/v3/cmd/helm', HELM_VERSION, HELM_BIN, ['version', '--short'], [
+    `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`,
+    ...['pkg/lint/rules', 'pkg/chartutil'].flatMap((where) => [`-X helm.sh/helm/v3/${where}.k8sVersionMajor=${k8sMajor}`, `-X helm.sh/helm/v3/${where}.k8sVersionMinor=${k8sMinor}`]),
+  ]);
+  goInstall('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', KUBECONFORM_VERSION, KUBECONFORM_BIN, ['-v']);
+  generateSchemas();
+  return { helm: HELM_BIN, kubeconform: KUBECONFORM_BIN, schemaDir: SCHEMA_DIR, kubernetesVersion: KUBERNETES_VERSION };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    process.stdout.write(`${JSON.stringify(ensureHelmTools())}\n`);
+  } catch (error) {
+    log(error.message);
+    process.exit(1);
+  }
+}
