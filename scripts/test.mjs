@@ -2,6 +2,7 @@
 // runs every jest project (unit, integration, e2e) against it, stops everything, prints one summary line.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureHelmTools } from './helm-tools.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
 import { prepare, ROOT, run, stackProfile, startApps, startInfra, stopAll } from './stack.mjs';
 
@@ -43,6 +44,13 @@ process.on('SIGTERM', () => void finish(143, 'tests: interrupted'));
 
 try {
   await prepare();
+  // helm, kubeconform and the Kubernetes schemas for the chart's spec, built before the stack takes the cores;
+  // a failure here is reported by that spec (test/deploy), not by the whole run.
+  try {
+    ensureHelmTools();
+  } catch (error) {
+    process.stderr.write(`[test] chart tools unavailable: ${error.message}\n`);
+  }
   mkdirSync(join(ROOT, '.data'), { recursive: true });
   rmSync(spansFile, { force: true });
   rmSync(resultsFile, { force: true });
