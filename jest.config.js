@@ -37,7 +37,7 @@ module.exports = {
       displayName: 'unit',
       testMatch: ['<rootDir>/{proto,libs,services,tools}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}', '<rootDir>/test/deploy/**/*.spec.ts'],
     },
-    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts', '<rootDir>/test/deploy/**/*.int-spec.ts'] },
     { ...shared, displayName: 'e2e', setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'], testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
 };

@@ -165,6 +165,36 @@ describe.each(VALUES_FILES.map((file) => [label(file), file] as const))('chart w
   });
 });
 
+describe('health checks of the NATS services', () => {
+  const deploymentOf = (objects: K8sObject[], name: string) => objects.find((o) => o.kind === 'Deployment' && o.metadata.name === `${RELEASE}-stemdeck-${name}`)!;
+
+  it('probe over NATS by default, with the probe script the chart ships', () => {
+    const { objects } = render(undefined);
+    const probeMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${RELEASE}-stemdeck-probe`);
+    expect(probeMap?.data?.['nats-health.js']).toBe(readFileSync(join(CHART, 'files', 'nats-health.js'), 'utf8'));
+    for (const name of PROCESSES.filter((p) => p !== 'gateway')) {
+      const container = podSpec(deploymentOf(objects, name)).containers[0];
+      expect(container.readinessProbe.exec.command).toEqual(['node', '/probe/nats-health.js', name, 'ready']);
+      expect(container.livenessProbe.exec.command).toEqual(['node', '/probe/nats-health.js', name, 'live']);
+      expect(container.volumeMounts).toContainEqual({ name: 'probe', mountPath: '/probe', readOnly: true });
+      expect(container.ports).toBeUndefined();
+    }
+  });
+
+  it('probe /healthz and /readyz on the health port with healthCheck: http, and pass the port as HEALTH_PORT', () => {
+    const result = helm(['template', RELEASE, CHART, '--set', 'media.healthCheck=http', '--set', 'media.healthPort=9464']);
+    expect(result.status).toBe(0);
+    const objects = safeLoadAll(result.stdout) as K8sObject[];
+    const container = podSpec(deploymentOf(objects, 'media')).containers[0];
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 9464 });
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 9464 });
+    expect(container.ports).toEqual([{ name: 'health', containerPort: 9464, protocol: 'TCP' }]);
+    expect(objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${RELEASE}-stemdeck-media`)?.data?.HEALTH_PORT).toBe('9464');
+    // the other services keep the NATS probe
+    expect(podSpec(deploymentOf(objects, 'jobs')).containers[0].readinessProbe.exec).toBeDefined();
+  });
+});
+
 describe('values.schema.json', () => {
   const badFiles = readdirSync(FIXTURES).filter((file) => file.startsWith('bad-'));
 
