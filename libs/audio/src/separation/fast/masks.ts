@@ -66,12 +66,14 @@ export class MaskWorkspace {
  *    h · centre ramp · vocal share, where the vocal share is the comb (held back to 30 % inside the bass
  *    band, where a bass partial under a comb tooth is the likelier owner). The centre ramp rises from 0 at
  *    c = 0.6 to 1 at c = 1: a near-centre keyboard (c ≈ 0.9) keeps most of its energy out of the vocal even
- *    where its partials meet a comb tooth. Below ≈ 15 Hz nothing is vocals, drums or bass: infrasound and
- *    DC offsets go to 'other'.
+ *    where its partials meet a comb tooth. That is for a centred voice; a doubled or wide one measures
+ *    lower at its own partials, and the ramp moves down by as much (vocalCentreShift). Below ≈ 15 Hz
+ *    nothing is vocals, drums or bass: infrasound and DC offsets go to 'other'.
  * 5. Vocal reverb: the vocal's own echo outlasts the dry voice and is decorrelated, so step 4 leaves it in
  *    'other'. A per-bin leaky integrator of the vocal estimate (power decaying with a ≈ 0.2 s time
- *    constant) predicts the tail; where the prediction is large against what 'other' holds, that share
- *    of 'other' moves to vocals (a Wiener-style split between the two).
+ *    constant) predicts the tail, its gain fitted to how much of 'other' rises and falls with it in the
+ *    segment (fittedReverbGain: a dry voice and a wet one differ several-fold); where the prediction is
+ *    large against what 'other' holds, that share of 'other' moves to vocals (a Wiener-style split).
  *
  * All of this runs below ≈ 8 kHz; higher bins, with little energy and none of the vocal comb or bass, take
  * the masks of the highest analysed bin in their frame. That leaves about a third of the cells to process.
@@ -85,7 +87,7 @@ export function estimateMasks(spec: StereoSpectrogram, params: FastParameters, w
   const f0 = work.pitch.track(work.vocalEvidence, frames, bins);
   writeHarmonicComb(f0, frames, bins, params.vocalPitch, work.comb);
   gateUnvoicedFrames(frames, bins, params, work);
-  assignStems(share, frames, bins, params, work);
+  assignStems(share, frames, bins, params, work, vocalCentreShift(share, frames, bins, params, work));
   addVocalReverb(frames, bins, params, work);
   widenMasks(frames, bins, spec.bins, work);
   return work.masks;
@@ -165,10 +167,35 @@ function gateUnvoicedFrames(frames: number, bins: number, params: FastParameters
   }
 }
 
-function assignStems(share: Float32Array, frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
+/**
+ * How much lower than a centred voice's this segment's vocal sits on the centre index: the harmonic power
+ * under the (voiced) comb, weighted mean of c, against vocalCentreReference. A doubled, chorused or wide
+ * vocal has c well below 1 at its own partials, and the centre ramp moves down by the difference (up to
+ * vocalCentreMaxShift), so a wide voice is not handed to 'other' for being wide.
+ */
+function vocalCentreShift(share: Float32Array, frames: number, bins: number, params: FastParameters, work: MaskWorkspace): number {
+  const { power, centre, comb, bassWeights } = work;
+  let weighted = 0;
+  let total = 1e-30;
+  for (let frame = 0; frame < frames; frame++) {
+    const row = frame * bins;
+    for (let bin = 0; bin < bins; bin++) {
+      const i = row + bin;
+      const w = comb[i] * share[i] * power[i] * (1 - bassWeights[bin]);
+      weighted += w * centre[i];
+      total += w;
+    }
+  }
+  const vocalCentre = weighted / total;
+  return Math.min(params.vocalCentreMaxShift, Math.max(0, params.vocalCentreReference - vocalCentre));
+}
+
+function assignStems(share: Float32Array, frames: number, bins: number, params: FastParameters, work: MaskWorkspace, centreShift: number): void {
   const { centre, comb, narrowMasks, bassWeights } = work;
   const { vocals, drums, bass } = narrowMasks;
-  const { subsonicBins, vocalCentreFrom, vocalCentreTo, bassVocalShare } = params;
+  const { subsonicBins, bassVocalShare } = params;
+  const vocalCentreFrom = params.vocalCentreFrom - centreShift;
+  const vocalCentreTo = params.vocalCentreTo - centreShift;
   const centreSpan = vocalCentreTo - vocalCentreFrom;
   for (let frame = 0; frame < frames; frame++) {
     const row = frame * bins;
@@ -193,17 +220,60 @@ function assignStems(share: Float32Array, frames: number, bins: number, params: 
 function addVocalReverb(frames: number, bins: number, params: FastParameters, work: MaskWorkspace): void {
   const { power, reverb, narrowMasks } = work;
   const { vocals, drums, bass } = narrowMasks;
-  const { reverbDecay, reverbGain } = params;
+  const { reverbDecay } = params;
+  const gain = fittedReverbGain(frames, bins, params, work);
   reverb.fill(0);
   for (let frame = 0; frame < frames; frame++) {
     const row = frame * bins;
     for (let bin = 0; bin < bins; bin++) {
       const i = row + bin;
-      const tail = reverbDecay * reverb[bin] + reverbGain * vocals[i] * power[i];
+      const tail = reverbDecay * reverb[bin] + gain * vocals[i] * power[i];
       reverb[bin] = tail;
       const other = 1 - vocals[i] - drums[i] - bass[i];
       const otherPower = other * power[i];
       vocals[i] += (other * tail) / (tail + otherPower + 1e-30);
     }
   }
+}
+
+/**
+ * How wet this segment's vocal is: the least-squares gain g in otherPower ≈ baseline(bin) + g · U, where U
+ * is the tail the vocal estimate would leave at gain 1, fitted over the segment's cells with each bin's
+ * mean taken out (so a steady pad does not count, only what rises and falls with the voice's echo).
+ * Clamped to reverbGainMin..reverbGainMax. Uses work.comb as scratch (assignStems is done with it).
+ */
+function fittedReverbGain(frames: number, bins: number, params: FastParameters, work: MaskWorkspace): number {
+  const { power, reverb, narrowMasks, comb: unitTail } = work;
+  const { vocals, drums, bass } = narrowMasks;
+  const { reverbDecay, reverbGainMin, reverbGainMax } = params;
+  if (frames < 2) return reverbGainMin;
+  reverb.fill(0);
+  for (let frame = 0; frame < frames; frame++) {
+    const row = frame * bins;
+    for (let bin = 0; bin < bins; bin++) {
+      const tail = reverbDecay * reverb[bin] + vocals[row + bin] * power[row + bin];
+      reverb[bin] = tail;
+      unitTail[row + bin] = tail;
+    }
+  }
+  let covariance = 0;
+  let variance = 1e-30;
+  for (let bin = 0; bin < bins; bin++) {
+    let sumTail = 0;
+    let sumOther = 0;
+    let sumTailOther = 0;
+    let sumTail2 = 0;
+    for (let i = bin; i < frames * bins; i += bins) {
+      const tail = unitTail[i];
+      const other = (1 - vocals[i] - drums[i] - bass[i]) * power[i];
+      sumTail += tail;
+      sumOther += other;
+      sumTailOther += tail * other;
+      sumTail2 += tail * tail;
+    }
+    covariance += sumTailOther - (sumTail * sumOther) / frames;
+    variance += sumTail2 - (sumTail * sumTail) / frames;
+  }
+  const fitted = covariance / variance;
+  return Math.min(reverbGainMax, Math.max(reverbGainMin, fitted));
 }

@@ -29,12 +29,19 @@ export interface FastParameters {
   /** Centre index at which the vocal weight starts to rise from 0, and where it reaches 1. */
   vocalCentreFrom: number;
   vocalCentreTo: number;
+  /** The ramp moves down by how far the segment's vocal sits below this centre index, at most by the maximum (see vocalCentreShift). */
+  vocalCentreReference: number;
+  vocalCentreMaxShift: number;
   /** Fraction of the comb that vocals may claim inside the bass band. */
   bassVocalShare: number;
   vocalPitch: VocalPitchParameters;
-  /** Vocal reverb model: power decay per frame, and how much of the vocal estimate feeds the tail. */
+  /**
+   * Vocal reverb model: power decay per frame, and the bounds of how much of the vocal estimate feeds the
+   * tail (fitted to each segment, see fittedReverbGain).
+   */
   reverbDecay: number;
-  reverbGain: number;
+  reverbGainMin: number;
+  reverbGainMax: number;
   /** Voicing: share of the centred harmonic energy the comb must capture for a frame to count as sung. */
   voicingFrom: number;
   voicingTo: number;
@@ -86,6 +93,9 @@ export function fastParameters(sampleRate: number): FastParameters {
     bassEndBin: Math.round(BASS_END_HZ / binHz),
     vocalCentreFrom: 0.6,
     vocalCentreTo: 1,
+    // A centred lead vocal measures 0.87–0.95 here on the development songs (its partials, voiced frames).
+    vocalCentreReference: 0.9,
+    vocalCentreMaxShift: 0.5,
     bassVocalShare: 0.3,
     vocalPitch: {
       binHz,
@@ -102,7 +112,9 @@ export function fastParameters(sampleRate: number): FastParameters {
       combMaxHz: 8000,
     },
     reverbDecay: Math.exp(-1 / (REVERB_SECONDS * framesPerSecond)),
-    reverbGain: 0.03,
+    // The fixed gain this replaced was 0.03, fitted to the development songs' light vocal room.
+    reverbGainMin: 0.01,
+    reverbGainMax: 0.15,
     // A sung frame's comb holds ≈ 70 % or more of the centred harmonic energy; one over a chord far less.
     voicingFrom: 0.3,
     voicingTo: 0.7,
