@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,6 +16,8 @@ export const HELM_VERSION = 'v3.21.4';
 export const KUBECONFORM_VERSION = 'v0.8.0';
 /** The Kubernetes version whose API the rendered chart is validated against. */
 export const KUBERNETES_VERSION = 'v1.35.4';
+/** KEDA, whose ScaledObject CRD (config/crd/bases in its Go module) validates the chart's optional ScaledObject. */
+export const KEDA_VERSION = 'v2.17.2';
 const MIN_GO = [1, 26];
 const BIN_DIR = join(ROOT, '.tools', 'bin');
 export const HELM_BIN = join(BIN_DIR, 'helm');
@@ -74,10 +77,7 @@ function generateSchemas() {
   if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === KUBERNETES_VERSION) return;
   checkGo();
   log(`downloading k8s.io/kubernetes@${KUBERNETES_VERSION} through the Go module proxy for its OpenAPI document`);
-  const download = spawnSync('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${KUBERNETES_VERSION}`], { encoding: 'utf8', cwd: BIN_DIR, env: { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on' } });
-  if (download.error || download.status !== 0) throw new Error(`go mod download k8s.io/kubernetes@${KUBERNETES_VERSION} failed: ${download.stderr || download.stdout}`);
-  const moduleDir = JSON.parse(download.stdout).Dir;
-  const swagger = JSON.parse(readFileSync(join(moduleDir, 'api', 'openapi-spec', 'swagger.json'), 'utf8'));
+  const swagger = JSON.parse(readFileSync(join(moduleDir(`k8s.io/kubernetes@${KUBERNETES_VERSION}`), 'api', 'openapi-spec', 'swagger.json'), 'utf8'));
   rmSync(SCHEMA_DIR, { recursive: true, force: true });
   mkdirSync(SCHEMA_DIR, { recursive: true });
   let count = 0;
@@ -99,6 +99,38 @@ function generateSchemas() {
   log(`wrote ${count} Kubernetes ${KUBERNETES_VERSION} schemas to ${SCHEMA_DIR}`);
 }
 
+function moduleDir(module) {
+  const download = spawnSync('go', ['mod', 'download', '-json', module], { encoding: 'utf8', cwd: BIN_DIR, env: { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on' } });
+  if (download.error || download.status !== 0) throw new Error(`go mod download ${module} failed: ${download.stderr || download.stdout}`);
+  return JSON.parse(download.stdout).Dir;
+}
+
+/** Open objects stay open (x-kubernetes-preserve-unknown-fields); the rest reject unknown fields, like kubeconform's strict schemas. */
+function strictCrdSchema(node) {
+  if (Array.isArray(node)) return node.map(strictCrdSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, key === 'properties' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, strictCrdSchema(v)])) : strictCrdSchema(value)]));
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined && !out['x-kubernetes-preserve-unknown-fields']) out.additionalProperties = false;
+  return out;
+}
+
+function generateKedaSchema() {
+  const target = join(SCHEMA_DIR, 'scaledobject-keda-v1alpha1.json');
+  const stamp = join(SCHEMA_DIR, '.keda.version');
+  if (existsSync(target) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === KEDA_VERSION) return;
+  checkGo();
+  // js-yaml comes with jest (installed before this runs); the CRD is YAML.
+  const yaml = createRequire(join(ROOT, 'package.json'))('js-yaml');
+  const crd = yaml.safeLoad(readFileSync(join(moduleDir(`github.com/kedacore/keda/v2@${KEDA_VERSION}`), 'config', 'crd', 'bases', 'keda.sh_scaledobjects.yaml'), 'utf8'));
+  const version = crd.spec.versions.find((v) => v.name === 'v1alpha1');
+  const schema = strictCrdSchema(version.schema.openAPIV3Schema);
+  schema.properties = { ...schema.properties, apiVersion: { type: 'string', enum: ['keda.sh/v1alpha1'] }, kind: { type: 'string', enum: ['ScaledObject'] } };
+  schema.properties.metadata = { type: 'object' };
+  writeFileSync(target, JSON.stringify(schema));
+  writeFileSync(stamp, `${KEDA_VERSION}\n`);
+  log(`wrote KEDA ${KEDA_VERSION} ScaledObject schema`);
+}
+
 /** Installs helm, kubeconform and the schemas when missing; returns their paths. */
 export function ensureHelmTools() {
   // As helm's Makefile links a release: its own version, and the Kubernetes version that lint and template assume
@@ -110,6 +142,7 @@ export function ensureHelmTools() {
   ]);
   goInstall('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', KUBECONFORM_VERSION, KUBECONFORM_BIN, ['-v']);
   generateSchemas();
+  generateKedaSchema();
   return { helm: HELM_BIN, kubeconform: KUBECONFORM_BIN, schemaDir: SCHEMA_DIR, kubernetesVersion: KUBERNETES_VERSION };
 }
 
