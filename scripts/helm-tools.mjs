@@ -3,7 +3,8 @@
 // built with `go install` into .tools/bin, and the Kubernetes API's JSON schemas for one pinned Kubernetes
 // version, generated from the OpenAPI document that ships inside the k8s.io/kubernetes module
 // (api/openapi-spec/swagger.json) into .tools/k8s-schemas/<version>-standalone-strict/<kind>-<group>-<version>.json,
-// the layout kubeconform reads. Each part is skipped when its version stamp matches, so a re-run is instant.
+// the layout kubeconform reads; the schema of KEDA's ScaledObject from its CRD in the KEDA module, and skaffold.yaml's
+// JSON schema from the Skaffold module. Each part is skipped when its version stamp matches, so a re-run is instant.
 //   node scripts/helm-tools.mjs        installs what is missing, prints the paths as JSON
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,10 @@ export const KUBECONFORM_VERSION = 'v0.8.0';
 export const KUBERNETES_VERSION = 'v1.35.4';
 /** KEDA, whose ScaledObject CRD (config/crd/bases in its Go module) validates the chart's optional ScaledObject. */
 export const KEDA_VERSION = 'v2.17.2';
+/** Skaffold, whose JSON schema for skaffold.yaml's apiVersion (docs-v2/content/en/schemas in its Go module) checks skaffold.yaml. */
+export const SKAFFOLD_VERSION = 'v2.16.1';
+export const SKAFFOLD_API_VERSION = 'v4beta11';
+export const SKAFFOLD_SCHEMA_DIR = join(ROOT, '.tools', 'skaffold-schemas');
 const MIN_GO = [1, 26];
 const BIN_DIR = join(ROOT, '.tools', 'bin');
 export const HELM_BIN = join(BIN_DIR, 'helm');
@@ -131,6 +136,19 @@ function generateKedaSchema() {
   log(`wrote KEDA ${KEDA_VERSION} ScaledObject schema`);
 }
 
+/** Skaffold's own schema, named as kubeconform looks it up (kind Config, group skaffold, version). */
+function copySkaffoldSchema() {
+  const target = join(SKAFFOLD_SCHEMA_DIR, `config-skaffold-${SKAFFOLD_API_VERSION}.json`);
+  const stamp = join(SKAFFOLD_SCHEMA_DIR, '.version');
+  if (existsSync(target) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === SKAFFOLD_VERSION) return;
+  checkGo();
+  log(`downloading github.com/GoogleContainerTools/skaffold/v2@${SKAFFOLD_VERSION} (45 MB, once) for its ${SKAFFOLD_API_VERSION} schema`);
+  const source = join(moduleDir(`github.com/GoogleContainerTools/skaffold/v2@${SKAFFOLD_VERSION}`), 'docs-v2', 'content', 'en', 'schemas', `${SKAFFOLD_API_VERSION}.json`);
+  mkdirSync(SKAFFOLD_SCHEMA_DIR, { recursive: true });
+  writeFileSync(target, readFileSync(source));
+  writeFileSync(stamp, `${SKAFFOLD_VERSION}\n`);
+}
+
 /** Installs helm, kubeconform and the schemas when missing; returns their paths. */
 export function ensureHelmTools() {
   // As helm's Makefile links a release: its own version, and the Kubernetes version that lint and template assume
@@ -143,7 +161,8 @@ export function ensureHelmTools() {
   goInstall('kubeconform', 'github.com/yannh/kubeconform/cmd/kubeconform', KUBECONFORM_VERSION, KUBECONFORM_BIN, ['-v']);
   generateSchemas();
   generateKedaSchema();
-  return { helm: HELM_BIN, kubeconform: KUBECONFORM_BIN, schemaDir: SCHEMA_DIR, kubernetesVersion: KUBERNETES_VERSION };
+  copySkaffoldSchema();
+  return { helm: HELM_BIN, kubeconform: KUBECONFORM_BIN, schemaDir: SCHEMA_DIR, kubernetesVersion: KUBERNETES_VERSION, skaffoldSchemaDir: SKAFFOLD_SCHEMA_DIR };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

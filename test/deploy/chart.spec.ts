@@ -20,7 +20,7 @@ const VALUES_FILES: Array<string | undefined> = [undefined, join(ROOT, 'deploy',
 const PROCESSES = ['gateway', 'media', 'jobs', 'sessions', 'export'] as const;
 const RELEASE = 'studio';
 
-type Tools = { helm: string; kubeconform: string; schemaDir: string; kubernetesVersion: string };
+type Tools = { helm: string; kubeconform: string; schemaDir: string; kubernetesVersion: string; skaffoldSchemaDir: string };
 type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string> }; spec?: any; data?: Record<string, string>; automountServiceAccountToken?: boolean };
 
 let tools: Tools;
@@ -231,6 +231,41 @@ describe('kubeconform with the generated schemas', () => {
     expect(result.status).not.toBe(0);
     expect(result.stdout).toMatch(/Invalid: 1/);
     expect(result.stdout).toMatch(/minReplicas/);
+  });
+});
+
+describe('skaffold.yaml', () => {
+  const skaffoldFile = join(ROOT, 'skaffold.yaml');
+  const skaffold = () => safeLoadAll(readFileSync(skaffoldFile, 'utf8'))[0] as any;
+
+  it("is valid against Skaffold's own schema for its apiVersion", () => {
+    const location = join(tools.skaffoldSchemaDir, '{{ .ResourceKind }}{{ .KindSuffix }}.json');
+    const result = spawnSync(tools.kubeconform, ['-summary', '-schema-location', location, skaffoldFile], { encoding: 'utf8' });
+    expect(result.stdout).toMatch(/Valid: 1, Invalid: 0, Errors: 0, Skipped: 0/);
+    expect(result.status).toBe(0);
+  });
+
+  it("builds one image per process from the Dockerfile's targets and hands each to the chart", () => {
+    const config = skaffold();
+    const artifacts = config.build.artifacts as Array<{ image: string; docker: { dockerfile: string; target: string } }>;
+    expect(artifacts.map((a) => a.docker.target).sort()).toEqual([...PROCESSES].sort());
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    for (const artifact of artifacts) expect(dockerfile).toMatch(new RegExp(`^FROM \\S+ AS ${artifact.docker.target}$`, 'm'));
+    const setValues = config.manifests.helm.releases[0].setValueTemplates as Record<string, string>;
+    for (const artifact of artifacts) {
+      expect(setValues[`${artifact.docker.target}.image`]).toBe(`{{.IMAGE_FULLY_QUALIFIED_${artifact.image.replace(/[^A-Za-z0-9]/g, '_')}}}`);
+    }
+  });
+
+  it('renders the chart as skaffold dev would (values-dev.yaml, images set per process)', () => {
+    const config = skaffold();
+    const dev = config.profiles.find((p: { name: string }) => p.name === 'dev');
+    const valuesFiles = dev.patches.find((patch: { path: string }) => patch.path.endsWith('/valuesFiles')).value as string[];
+    const sets = PROCESSES.flatMap((name) => ['--set', `${name}.image=registry.local/stemdeck-${name}:abc1234@sha256:${'0'.repeat(64)}`]);
+    const result = helm(['template', 'stemdeck', join(ROOT, config.manifests.helm.releases[0].chartPath), ...valuesFiles.flatMap((f) => ['-f', join(ROOT, f)]), ...sets]);
+    expect(result.stderr).toBe('');
+    const images = (safeLoadAll(result.stdout) as K8sObject[]).filter((o) => o.kind === 'Deployment').map((o) => podSpec(o).containers[0].image);
+    expect(images.sort()).toEqual(PROCESSES.map((name) => `registry.local/stemdeck-${name}:abc1234@sha256:${'0'.repeat(64)}`).sort());
   });
 });
 
