@@ -4,7 +4,7 @@
 // platform team's policies over the rendered objects, and values.schema.json with good and bad values.
 // helm, kubeconform and the schemas are built by scripts/helm-tools.mjs from the Go module proxy (cached in .tools).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -74,7 +74,7 @@ describe.each(VALUES_FILES.map((file) => [label(file), file] as const))('chart w
     expect(workloads(objects).filter((o) => o.kind === 'Deployment').map((o) => o.metadata.name).sort()).toEqual(PROCESSES.map((p) => `${RELEASE}-stemdeck-${p}`).sort());
     const dir = mkdtempSync(join(tmpdir(), 'stemdeck-render-'));
     const file = join(dir, 'manifests.yaml');
-    require('node:fs').writeFileSync(file, text);
+    writeFileSync(file, text);
     // KEDA's ScaledObject is checked against the schema of KEDA's own CRD (helm-tools.mjs generates it too).
     const result = kubeconform([file]);
     expect(`${result.stdout}${result.stderr}`).toMatch(/Invalid: 0, Errors: 0, Skipped: 0/);
