@@ -125,7 +125,12 @@ function generateKedaSchema() {
   if (existsSync(target) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === KEDA_VERSION) return;
   checkGo();
   // js-yaml comes with jest (installed before this runs); the CRD is YAML.
-  const yaml = createRequire(join(ROOT, 'package.json'))('js-yaml');
+  let yaml;
+  try {
+    yaml = createRequire(join(ROOT, 'package.json'))('js-yaml');
+  } catch {
+    throw new Error('js-yaml (installed with jest) is missing: run npm install first (npm test does)');
+  }
   const crd = yaml.safeLoad(readFileSync(join(moduleDir(`github.com/kedacore/keda/v2@${KEDA_VERSION}`), 'config', 'crd', 'bases', 'keda.sh_scaledobjects.yaml'), 'utf8'));
   const version = crd.spec.versions.find((v) => v.name === 'v1alpha1');
   const schema = strictCrdSchema(version.schema.openAPIV3Schema);
