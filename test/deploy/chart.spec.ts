@@ -269,6 +269,40 @@ describe('skaffold.yaml', () => {
   });
 });
 
+describe('Dockerfile', () => {
+  const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+  const stageBase = (stage: string) => new RegExp(`^FROM (\\S+) AS ${stage}$`, 'm').exec(dockerfile)?.[1];
+
+  it('puts ffmpeg only into the images of the processes that decode or encode (media, jobs, export)', () => {
+    expect(/^FROM runtime AS runtime-ffmpeg$[\s\S]*?apt-get install -y --no-install-recommends ffmpeg/m.test(dockerfile)).toBe(true);
+    expect(stageBase('gateway')).toBe('runtime');
+    expect(stageBase('sessions')).toBe('runtime');
+    for (const stage of ['media', 'jobs', 'export']) expect(stageBase(stage)).toBe('runtime-ffmpeg');
+    // ffmpeg is installed nowhere else
+    expect(dockerfile.match(/install[^\n]*ffmpeg/g)).toHaveLength(1);
+  });
+
+  it('runs every image as the unprivileged uid the chart expects, with pinned base images', () => {
+    const runtimeStage = dockerfile.slice(dockerfile.indexOf('AS runtime\n'), dockerfile.indexOf('AS runtime-ffmpeg'));
+    expect(runtimeStage).toMatch(/^USER 1000:1000$/m);
+    expect(dockerfile.slice(dockerfile.indexOf('AS runtime-ffmpeg'))).toMatch(/apt-get[\s\S]*^USER 1000:1000$/m);
+    const { objects } = render(undefined);
+    expect(podSpec(objects.find((o) => o.kind === 'Deployment')!).securityContext.runAsUser).toBe(1000);
+    for (const [, image] of dockerfile.matchAll(/^ARG NODE_\w+_IMAGE=(\S+)$/gm)) expect(image).toMatch(/^node:\d+\.\d+\.\d+-[\w-]+(@sha256:[a-f0-9]{64})?$/);
+  });
+
+  it("copies each process's build and starts the entry point the chart runs", () => {
+    const { objects } = render(undefined);
+    for (const name of PROCESSES) {
+      const command: string[] = podSpec(objects.find((o) => o.kind === 'Deployment' && o.metadata.name === `${RELEASE}-stemdeck-${name}`)!).containers[0].command;
+      const stage = dockerfile.slice(dockerfile.indexOf(` AS ${name}\n`));
+      const stageText = stage.slice(0, stage.indexOf('\nFROM ') === -1 ? undefined : stage.indexOf('\nFROM '));
+      expect(stageText).toContain(`/app/services/${name}/dist ./services/${name}/dist`);
+      expect(stageText).toContain(`CMD ${JSON.stringify(command).replace(/,/g, ', ')}`);
+    }
+  });
+});
+
 /** The variables a process's config.ts reads: its own keys and the platform shapes it spreads in. */
 function variablesRead(name: string): string[] {
   const platform = readFileSync(join(ROOT, 'libs', 'platform', 'src', 'config.ts'), 'utf8');
