@@ -68,6 +68,21 @@ describe('WAV', () => {
     }
   });
 
+  it('writes ranges in any order at their own place, the length being the furthest end', () => {
+    const audio = tone(1000);
+    const dir = mkdtempSync(join(tmpdir(), 'wav-writer-'));
+    try {
+      const writer = new WavFileWriter(join(dir, 'stem.wav'), 48000, 16);
+      writer.writeAt(600, audio, 600, 1000);
+      writer.writeAt(0, audio, 0, 250);
+      writer.writeAt(250, audio, 250, 600);
+      writer.close();
+      expect(readFileSync(join(dir, 'stem.wav')).equals(encodeWav(audio, 16))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses audio at another rate than the file it writes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'wav-writer-'));
     try {

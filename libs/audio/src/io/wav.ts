@@ -43,15 +43,23 @@ export class WavFileWriter {
     writeSync(this.fd, header, 0, HEADER_BYTES, 0);
   }
 
+  /** Adds `audio` after everything written so far. */
   append(audio: StereoAudio): void {
+    this.writeAt(this.frames, audio, 0, audio.left.length);
+  }
+
+  /**
+   * Writes frames [from, to) of `audio` at frame `at` of the file, in any order (a separation's segments
+   * finish out of order); the file's length is the end of the furthest range written.
+   */
+  writeAt(at: number, audio: StereoAudio, from: number, to: number): void {
     if (this.closed) throw new Error(`${this.path} is already closed`);
     if (audio.sampleRate !== this.sampleRate) throw new Error(`${this.path}: ${audio.sampleRate} Hz audio in a ${this.sampleRate} Hz file`);
-    const frames = audio.left.length;
     const blockAlign = 2 * (this.bitDepth / 8);
-    const out = Buffer.allocUnsafe(frames * blockAlign);
-    writeSamples(out, 0, audio, 0, frames, this.bitDepth);
-    writeSync(this.fd, out, 0, out.length, HEADER_BYTES + this.frames * blockAlign);
-    this.frames += frames;
+    const out = Buffer.allocUnsafe((to - from) * blockAlign);
+    writeSamples(out, 0, audio, from, to, this.bitDepth);
+    writeSync(this.fd, out, 0, out.length, HEADER_BYTES + at * blockAlign);
+    this.frames = Math.max(this.frames, at + to - from);
   }
 
   /** Writes the final sizes into the header and closes the file. */

@@ -71,8 +71,8 @@ async function split(input: string, outDir: string, engine: EngineName, model: s
 }
 
 /**
- * The fast engine streams: decoding, separating and writing the files overlap (splitFileFast), so one
- * figure, from the start to the four files written, says how long it took.
+ * The fast engine writes each segment's stems while the other segments are still being separated
+ * (splitFileFast), so one figure, from the start to the four files written, says how long it took.
  */
 async function splitFast(input: string, outDir: string) {
   const started = process.hrtime.bigint();

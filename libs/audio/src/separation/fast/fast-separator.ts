@@ -30,7 +30,16 @@ export class FastSeparator implements Separator {
 
   constructor(private readonly options: FastSeparatorOptions = {}) {}
 
-  async separate(mixture: StereoAudio, onProgress?: (progress: SeparationProgress) => void): Promise<StemSet> {
+  /**
+   * `onSamplesDone(from, to, stems)` is called as each segment finishes, with the sample range that is
+   * final in `stems` from then on (ranges come in completion order, not track order), so a caller can
+   * write the stems out while the rest is still being separated.
+   */
+  async separate(
+    mixture: StereoAudio,
+    onProgress?: (progress: SeparationProgress) => void,
+    onSamplesDone?: (from: number, to: number, stems: StemSet) => void,
+  ): Promise<StemSet> {
     const length = mixture.left.length;
     if (mixture.right.length !== length) throw new Error('left and right channels differ in length');
     if (!(mixture.sampleRate > 0)) throw new Error(`invalid sample rate ${mixture.sampleRate}`);
@@ -51,7 +60,20 @@ export class FastSeparator implements Separator {
       bass: allocateStereo(length, shared),
       other: allocateStereo(length, shared),
     };
-    const report = (done: number) => onProgress?.({ fraction: segments.length ? done / segments.length : 1 });
+    const { sampleRate } = mixture;
+    const stems: StemSet = {
+      vocals: { sampleRate, ...out.vocals },
+      drums: { sampleRate, ...out.drums },
+      bass: { sampleRate, ...out.bass },
+      other: { sampleRate, ...out.other },
+    };
+    const report = (done: number, segment?: number) => {
+      if (segment !== undefined && onSamplesDone) {
+        const { ownFrom, ownTo } = segments[segment];
+        onSamplesDone(ownFrom * params.hop, Math.min(length, ownTo * params.hop), stems);
+      }
+      onProgress?.({ fraction: segments.length ? done / segments.length : 1 });
+    };
 
     report(0);
     if (shared) {
@@ -60,17 +82,11 @@ export class FastSeparator implements Separator {
       const separator = new SegmentSeparator(params, maxAnalysisFrames(segments));
       for (let i = 0; i < segments.length; i++) {
         separator.separate(input, segments[i], out);
-        report(i + 1);
+        report(i + 1, i);
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    const { sampleRate } = mixture;
-    return {
-      vocals: { sampleRate, ...out.vocals },
-      drums: { sampleRate, ...out.drums },
-      bass: { sampleRate, ...out.bass },
-      other: { sampleRate, ...out.other },
-    };
+    return stems;
   }
 
   private threadCount(): number {

@@ -13,7 +13,7 @@ describe('splitFileFast (real ffmpeg)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('writes the four WAV files the whole-array separation gives, byte for byte', async () => {
-    // 14 s: more than one 12 s segment, so the streamed plan's seam and its last, clipped segment are both in it.
+    // 14 s: more than one 12 s segment, so a seam and the last, clipped segment are both in it.
     const sampleRate = 44100;
     const frames = 14 * sampleRate + 321;
     let seed = 7;

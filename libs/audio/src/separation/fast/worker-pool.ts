@@ -20,7 +20,7 @@ export function segmentWorkerAvailable(): boolean {
 export async function separateInWorkers(
   data: SegmentWorkerData,
   threads: number,
-  onSegmentDone: (doneCount: number) => void,
+  onSegmentDone: (doneCount: number, segment: number) => void,
 ): Promise<void> {
   const total = data.segments.length;
   const workers = Array.from({ length: Math.min(threads, total) }, () => new Worker(WORKER_SCRIPT, { workerData: data }));
@@ -32,8 +32,8 @@ export async function separateInWorkers(
         if (next < total) worker.postMessage({ segment: next++ } satisfies SegmentWorkerRequest);
       };
       for (const worker of workers) {
-        worker.on('message', (_reply: SegmentWorkerReply) => {
-          onSegmentDone(++done);
+        worker.on('message', (reply: SegmentWorkerReply) => {
+          onSegmentDone(++done, reply.done);
           if (done === total) resolve();
           else handOut(worker);
         });
