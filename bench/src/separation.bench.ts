@@ -3,7 +3,7 @@
  * (upper bound for STFT masking) on the development and the held-out synthetic sets, with the gap between
  * them, then the engine's real-time factor on a 4-minute track and peak RSS. Ends with a JSON summary line.
  *
- *   npm run bench:separation -- [--engine fast|fast-stream|hybrid|quality] [--set dev|heldout|both] [--dir PATH]
+ *   npm run bench:separation -- [--engine fast|fast-stream|hybrid|quality|network] [--set dev|heldout|both] [--dir PATH]
  * `--set` defaults to both; `--dir` scores one set at that directory instead.
  * `fast-stream` runs the fast engine the way the media service does: the mixture fed in 1 s chunks and
  * the stems collected as they come (separateFastStream).
@@ -58,7 +58,9 @@ function createEngine(name: string): Separator {
   if (name === 'fast-stream') return streamedFast;
   // The model engines as the media service runs them: the bundled network at each engine's setting.
   if (name === 'hybrid' || name === 'quality') return new OnnxSeparator(name, bundledEngineSpec(name));
-  throw new Error(`engine '${name}' is not benchmarked (available: fast, fast-stream, hybrid, quality)`);
+  // The bundled network alone (hybrid's windows, no blend with the fast engine): what the network itself does.
+  if (name === 'network') return new OnnxSeparator('hybrid', { ...bundledEngineSpec('hybrid'), fastBlend: undefined });
+  throw new Error(`engine '${name}' is not benchmarked (available: fast, fast-stream, hybrid, quality, network)`);
 }
 
 /** The streamed fast engine behind the whole-array interface: chunks in, stems gathered as they come out. */

@@ -14,7 +14,7 @@ import { OnnxSeparator } from './onnx-separator';
  */
 const MODELS = join(__dirname, '..', '..', '..', 'models');
 const card = JSON.parse(readFileSync(join(MODELS, 'stemdeck-masknet.json'), 'utf8')) as {
-  regression: Record<'hybrid' | 'quality', Record<StemType, number>>;
+  regression: Record<'network' | 'hybrid' | 'quality', Record<StemType, number>>;
 };
 
 describe('the bundled separation model', () => {
@@ -29,8 +29,11 @@ describe('the bundled separation model', () => {
     mixture = { sampleRate: truth.vocals.sampleRate, left: sum('left'), right: sum('right') };
   });
 
-  it.each(['hybrid', 'quality'] as const)('%s engine: every stem at or above its floor, stems adding up to the mix', async (engine) => {
-    const separator = new OnnxSeparator(engine, { ...bundledEngineSpec(engine), threads: 1 });
+  // 'network' is the model alone (hybrid's windows without the fast engine's share), so a change in the
+  // fast engine cannot hide a broken model.
+  it.each(['network', 'hybrid', 'quality'] as const)('%s: every stem at or above its floor, stems adding up to the mix', async (engine) => {
+    const spec = engine === 'network' ? { ...bundledEngineSpec('hybrid'), fastBlend: undefined } : bundledEngineSpec(engine);
+    const separator = new OnnxSeparator(engine === 'network' ? 'hybrid' : engine, { ...spec, threads: 1 });
     try {
       const stems = await separator.separate(mixture);
       const scores = Object.fromEntries(STEM_TYPES.map((stem) => [stem, globalSdr(truth[stem], stems[stem])])) as Record<StemType, number>;

@@ -25,7 +25,8 @@ export interface OnnxSeparatorSpec {
   maskPower?: number;
   /**
    * Blend each window's stems with the fast (DSP) engine's stems of the same window: per stem, the share
-   * of the fast engine's (0 = the model alone). Both add up to the mix, so the blend does too.
+   * of the fast engine's (0 = the model alone); 'other' is then the mix minus the other three (its own
+   * share is not used), so the stems add up to the mix.
    */
   fastBlend?: Readonly<Record<StemType, number>>;
   /** Scale the mix to zero mean / unit deviation before the model and back after, as Demucs does. */
@@ -175,14 +176,28 @@ function blended(runWindow: LoadedModel['runWindow'], sources: readonly StemType
   return async (window, length) => {
     const model = await runWindow(window, length);
     const dsp = await fast.separate({ sampleRate, left: window.subarray(0, length), right: window.subarray(length, 2 * length) });
+    const row = (source: number, c: number) => model.subarray((2 * source + c) * length, (2 * source + c + 1) * length);
+    const rest = sources.indexOf('other');
     sources.forEach((stem, source) => {
+      if (source === rest) return;
       const w = weights[stem];
       (['left', 'right'] as const).forEach((channel, c) => {
-        const row = model.subarray((2 * source + c) * length, (2 * source + c + 1) * length);
-        const other = dsp[stem][channel];
-        for (let i = 0; i < length; i++) row[i] = (1 - w) * row[i] + w * other[i];
+        const samples = row(source, c);
+        const theirs = dsp[stem][channel];
+        for (let i = 0; i < length; i++) samples[i] = (1 - w) * samples[i] + w * theirs[i];
       });
     });
+    // Shares that differ per stem would not add up to the mix: 'other' takes what the rest leave.
+    for (let c = 0; c < 2; c++) {
+      const mix = window.subarray(c * length, (c + 1) * length);
+      const other = row(rest, c);
+      other.set(mix);
+      sources.forEach((_, source) => {
+        if (source === rest) return;
+        const samples = row(source, c);
+        for (let i = 0; i < length; i++) other[i] -= samples[i];
+      });
+    }
     return model;
   };
 }
