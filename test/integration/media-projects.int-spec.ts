@@ -171,13 +171,16 @@ describe('projects and stems', () => {
   });
 
   it('lists the engines: fast always, hybrid on the bundled network, quality switched off (409)', async () => {
-    const engines = (await (await demo.fetch('/api/engines')).json()) as Array<{ engine: string; available: boolean; reason: string | null }>;
+    const engines = (await (await demo.fetch('/api/engines')).json()) as Array<{ engine: string; available: boolean; reason: string | null; measured: { heldOutSdrDb: number } | null }>;
     expect(engines.map((e) => [e.engine, e.available])).toEqual([
       ['fast', true],
       ['hybrid', true],
       ['quality', false],
     ]);
     expect(engines[2]!.reason).toContain('engine not installed');
+    // The shipped engines carry their benchmark figures (shown in the mixer's menu); an engine switched off, none.
+    expect(engines.map((e) => e.measured !== null)).toEqual([true, true, false]);
+    expect(engines[1]!.measured!.heldOutSdrDb).toBeGreaterThan(0);
 
     const refused = await demo.fetch(`/api/projects/${projectId}/separate`, { method: 'POST', headers: json, body: JSON.stringify({ engine: 'quality' }) });
     expect(refused.status).toBe(409);
