@@ -48,7 +48,7 @@ export class EngineRegistry implements OnModuleInit {
   private readonly separators = new Map<EngineName, Separator>();
   private readonly models = new Map<Exclude<EngineName, 'fast'>, StreamingSeparator>();
   private readonly unavailable = new Map<EngineName, string>();
-  /** Engines running what the project ships (its DSP or its bundled network), whose figures are known. */
+  /** Loaded engines running what the project ships (its DSP or its bundled network), whose figures are known. */
   private readonly shipped = new Set<EngineName>(['fast']);
 
   constructor(
@@ -93,7 +93,7 @@ export class EngineRegistry implements OnModuleInit {
       available: this.separators.has(engine),
       reason: this.unavailable.get(engine) ?? null,
       quality: ENGINE_QUALITY[engine],
-      measured: (this.shipped.has(engine) && this.separators.has(engine) && SHIPPED_ENGINE_FIGURES[engine]) || null,
+      measured: (this.shipped.has(engine) && SHIPPED_ENGINE_FIGURES[engine]) || null,
     }));
   }
 

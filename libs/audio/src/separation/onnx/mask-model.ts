@@ -36,11 +36,6 @@ export interface MaskWindowOptions {
    * augmentation: the pan feature flips sign, so the network sees a second view of the same mix).
    */
   channelSwap: boolean;
-  /**
-   * Sharpening: each source's mask is raised to this power and the four renormalised to add up to one
-   * (1 keeps the network's masks; 2 turns them into ratios of estimated powers, a one-step Wiener filter).
-   */
-  maskPower: number;
 }
 
 /**
@@ -79,7 +74,6 @@ export class MaskWindowRunner {
       const other = await this.masks(swapped, frames);
       for (let i = 0; i < masks.length; i++) masks[i] = 0.5 * (masks[i] + other[i]);
     }
-    if (this.options.maskPower !== 1) sharpen(masks, cells, this.options.maskPower);
 
     const sources = MASK_MODEL_SOURCES.length;
     const out = new Float32Array(sources * 2 * length);
@@ -102,20 +96,5 @@ export class MaskWindowRunner {
     const expected = [1, MASK_MODEL_SOURCES.length, frames, MASK_MODEL_BINS];
     if (output.dims.join() !== expected.join()) throw new Error(`model output "${outputName}" has shape [${output.dims.join(', ')}]; expected [${expected.join(', ')}]`);
     return output.data as Float32Array;
-  }
-}
-
-/** masks[s][i] ← masks[s][i]^p / Σ_s masks[s][i]^p, cell by cell (source-major grids of `cells` values). */
-function sharpen(masks: Float32Array, cells: number, power: number): void {
-  const sources = MASK_MODEL_SOURCES.length;
-  for (let i = 0; i < cells; i++) {
-    let total = 0;
-    for (let s = 0; s < sources; s++) {
-      const value = Math.pow(masks[s * cells + i], power);
-      masks[s * cells + i] = value;
-      total += value;
-    }
-    const scale = total > 0 ? 1 / total : 0;
-    for (let s = 0; s < sources; s++) masks[s * cells + i] = scale > 0 ? masks[s * cells + i] * scale : 1 / sources;
   }
 }

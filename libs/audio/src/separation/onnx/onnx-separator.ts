@@ -21,8 +21,6 @@ export interface OnnxSeparatorSpec {
   sources?: readonly StemType[];
   /** Mask models only: average the masks of the mix and of its channel-swapped copy (test-time augmentation). */
   channelSwap?: boolean;
-  /** Mask models only: sharpen the masks (see MaskWindowOptions.maskPower); default 1. */
-  maskPower?: number;
   /**
    * Blend each window's stems with the fast (DSP) engine's stems of the same window: per stem, the share
    * of the fast engine's (0 = the model alone); 'other' is then the mix minus the other three (its own
@@ -144,7 +142,7 @@ export class OnnxSeparator implements Separator {
         const sources = this.sources ?? MASK_MODEL_SOURCES;
         if (sources.some((stem, i) => stem !== MASK_MODEL_SOURCES[i])) throw new RangeError(`a mask model's sources are ${MASK_MODEL_SOURCES.join(', ')}`);
         if (this.spec.normalize) throw new RangeError('a mask model takes the mix as it is (normalize must be off)');
-        const runner = new MaskWindowRunner(session, mask, { channelSwap: this.spec.channelSwap ?? false, maskPower: this.spec.maskPower ?? 1 });
+        const runner = new MaskWindowRunner(session, mask, { channelSwap: this.spec.channelSwap ?? false });
         const segmentLength = Math.round((this.spec.segmentSeconds ?? DEFAULT_SEGMENT_SECONDS) * MASK_MODEL_SAMPLE_RATE);
         const runWindow = blended((window, length) => runner.run(window, length), sources, this.spec.fastBlend, MASK_MODEL_SAMPLE_RATE);
         return { session, sources, modelRate: MASK_MODEL_SAMPLE_RATE, segmentLength, runWindow };
