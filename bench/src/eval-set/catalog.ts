@@ -1,5 +1,6 @@
 import { hashSeed, Rng } from './random';
 import type { HeldoutStyleName } from './heldout/styles';
+import type { TuningStyleName } from './tuning/styles';
 import { STYLE_NAMES, type StyleName } from './styles';
 import { PITCH_NAMES, type Mode } from './theory';
 
@@ -8,7 +9,7 @@ export const GENERATOR_VERSION = 2;
 
 export interface TrackSpec {
   id: string;
-  style: StyleName | HeldoutStyleName;
+  style: StyleName | HeldoutStyleName | TuningStyleName;
   bpm: number;
   tonicPitchClass: number;
   mode: Mode;

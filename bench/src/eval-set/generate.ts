@@ -2,6 +2,8 @@
  * Generates a synthetic multitrack set (ground-truth stems, tempo and key).
  *   node bench/dist/eval-set/generate.js [--set dev|heldout|quick|train] [--out <dir>] [--force]
  *   node bench/dist/eval-set/generate.js --set train --count N --seconds S --seed K [--out <dir>]
+ *   node bench/dist/eval-set/generate.js --set tempo --count N --seconds S --seed K [--out <dir>]
+ *   node bench/dist/eval-set/generate.js --set heldout --seed K [--out <dir>]   (a new held-out set drawn from K)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
  * generator version is left alone. Deterministic: the same bytes on every run (seeded PRNG,
  * fluidsynth without randomness).
@@ -10,12 +12,13 @@ import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { STEM_TYPES } from '@stemdeck/audio';
 import { GENERATOR_VERSION, trackCatalog, trainCatalog, type TrackSpec } from './catalog';
-import { heldoutCatalog, HELDOUT_GENERATOR_VERSION, type HeldoutTrackSpec } from './heldout/catalog';
+import { drawnHeldoutCatalog, heldoutCatalog, HELDOUT_GENERATOR_VERSION, type HeldoutTrackSpec } from './heldout/catalog';
 import { generateHeldoutTrack, missingHeldoutTools } from './heldout/track';
 import {
   DEFAULT_EVAL_SET_DIR,
-  DEFAULT_HELDOUT_SET_DIR,
   DEFAULT_QUICK_EVAL_SET_DIR,
+  defaultHeldoutSetDir,
+  defaultTempoSetDir,
   defaultTrainSetDir,
   INDEX_FILE,
   META_FILE,
@@ -26,8 +29,9 @@ import {
 } from './meta';
 import { limiter } from './render';
 import { generateTrack, SAMPLE_RATE, type RenderSlot } from './track';
+import { tuningCatalog } from './tuning/catalog';
 
-const SET_CHOICES = ['dev', 'heldout', 'quick', 'train'] as const;
+const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo'] as const;
 type SetChoice = (typeof SET_CHOICES)[number];
 
 interface Plan {
@@ -57,6 +61,13 @@ function positiveNumber(argv: string[], name: string, fallback: number, integer:
   return value;
 }
 
+function seedOf(argv: string[]): number {
+  const seedText = option(argv, '--seed') ?? '1';
+  const seed = Number(seedText);
+  if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${seedText}`);
+  return seed;
+}
+
 function parseArgs(argv: string[]): Plan {
   const setText = option(argv, '--set') ?? (argv.includes('--quick') ? 'quick' : 'dev');
   if (!SET_CHOICES.includes(setText as SetChoice)) throw new Error(`--set must be one of ${SET_CHOICES.join(', ')}, got ${setText}`);
@@ -71,22 +82,30 @@ function parseArgs(argv: string[]): Plan {
       return { ...devFamily, indexSet: 'full', tracks: trackCatalog(false), out: outOr(DEFAULT_EVAL_SET_DIR) };
     case 'quick':
       return { ...devFamily, indexSet: 'quick', tracks: trackCatalog(true), out: outOr(DEFAULT_QUICK_EVAL_SET_DIR) };
-    case 'heldout':
+    case 'heldout': {
+      // Without --seed the fixed held-out set, as it always was; with one, a new set drawn from it.
+      const seed = option(argv, '--seed') === undefined ? undefined : seedOf(argv);
       return {
         indexSet: 'heldout',
         version: HELDOUT_GENERATOR_VERSION,
-        tracks: heldoutCatalog(),
+        tracks: seed === undefined ? heldoutCatalog() : drawnHeldoutCatalog(seed),
         generate: (spec, outDir, slot) => generateHeldoutTrack(spec as HeldoutTrackSpec, outDir, slot),
-        out: outOr(DEFAULT_HELDOUT_SET_DIR),
+        out: outOr(defaultHeldoutSetDir(seed)),
         force,
+        ...(seed === undefined ? {} : { seed }),
       };
+    }
     case 'train': {
       const count = positiveNumber(argv, '--count', 240, true);
       const seconds = positiveNumber(argv, '--seconds', 12, false);
-      const seedText = option(argv, '--seed') ?? '1';
-      const seed = Number(seedText);
-      if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a non-negative integer, got ${seedText}`);
+      const seed = seedOf(argv);
       return { ...devFamily, indexSet: 'train', tracks: trainCatalog(count, seconds, seed), out: outOr(defaultTrainSetDir(seed)), seed };
+    }
+    case 'tempo': {
+      const count = positiveNumber(argv, '--count', 50, true);
+      const seconds = positiveNumber(argv, '--seconds', 20, false);
+      const seed = seedOf(argv);
+      return { ...devFamily, indexSet: 'tempo', tracks: tuningCatalog(count, seconds, seed), out: outOr(defaultTempoSetDir(seed)), seed };
     }
   }
 }

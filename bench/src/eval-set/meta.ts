@@ -7,6 +7,12 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const DEFAULT_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set');
 export const DEFAULT_QUICK_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-quick');
 export const DEFAULT_HELDOUT_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-heldout');
+export function defaultTempoSetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `tempo-set-${seed}`);
+}
+export function defaultHeldoutSetDir(seed: number | undefined): string {
+  return seed === undefined ? DEFAULT_HELDOUT_SET_DIR : `${DEFAULT_HELDOUT_SET_DIR}-${seed}`;
+}
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
 }
@@ -66,8 +72,8 @@ export interface HeldoutSources {
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train' | 'heldout';
-  /** Training sets only: the seed the songs were drawn from. */
+  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo';
+  /** Training and tempo tuning sets, and a re-drawn held-out set: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;
   tracks: { id: string; bpm: number; key: string; genre: string; durationSeconds: number }[];

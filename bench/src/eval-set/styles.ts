@@ -5,6 +5,7 @@
  */
 
 import { HELDOUT_STYLES, type HeldoutStyleName } from './heldout/styles';
+import { TUNING_STYLES, type TuningStyleName } from './tuning/styles';
 
 /** The development set's styles (the training set draws from these too). */
 export const STYLE_NAMES = [
@@ -54,7 +55,13 @@ export type BassPatternName =
   | 'reggae'
   | 'bossa'
   | 'disco'
-  | 'two-feel';
+  | 'two-feel'
+  // tempo tuning styles only
+  | 'eight-oh-eight'
+  | 'dub'
+  | 'boogie'
+  | 'quarters'
+  | 'root-fifth';
 export type AccompanimentRole = 'block' | 'pad' | 'arp' | 'stabs' | 'power' | 'strum' | 'chop';
 
 export interface InstrumentChoice {
@@ -64,7 +71,9 @@ export interface InstrumentChoice {
 }
 
 export interface StyleDef {
-  name: StyleName | HeldoutStyleName;
+  name: StyleName | HeldoutStyleName | TuningStyleName;
+  /** No drum part at all (a tempo tuning style): the drum stem is silent. */
+  drumless?: boolean;
   /** GM drum kit number (bank 128 program). */
   kits: number[];
   /** Fraction of a sixteenth by which off-beat sixteenths are delayed. */
@@ -309,6 +318,7 @@ const STYLES: Record<StyleName, StyleDef> = {
   },
 };
 
-export function styleDef(name: StyleName | HeldoutStyleName): StyleDef {
+export function styleDef(name: StyleName | HeldoutStyleName | TuningStyleName): StyleDef {
+  if (name in TUNING_STYLES) return TUNING_STYLES[name as TuningStyleName];
   return name in STYLES ? STYLES[name as StyleName] : HELDOUT_STYLES[name as HeldoutStyleName];
 }

@@ -14,6 +14,8 @@ import { renderMidiStem } from './render';
 import { microsPerQuarter, writeMidiFile, type MidiChannelSetup, type MidiSong } from './smf';
 import { planSong, type SongPlan } from './song';
 import type { StyleName } from './styles';
+import type { TuningTrackSpec } from './tuning/catalog';
+import { TUNING_STYLES, type TuningStyleName } from './tuning/styles';
 import { keyName } from './theory';
 import { placeVocal } from './voice/reverb';
 import { sing } from './voice/singer';
@@ -39,7 +41,7 @@ const CREST_DB: Record<StemType, number> = { vocals: 13, drums: 12, bass: 12, ot
 export type RenderSlot = <T>(task: () => Promise<T>) => Promise<T>;
 
 /** Writes <outDir>/<id>/{mixture,stems}.wav, midi/*.mid and meta.json for one track. */
-export async function generateTrack(spec: DevTrackSpec, outDir: string, slot: RenderSlot): Promise<EvalTrackMeta> {
+export async function generateTrack(spec: DevTrackSpec | TuningTrackSpec, outDir: string, slot: RenderSlot): Promise<EvalTrackMeta> {
   const dir = path.join(outDir, spec.id);
   const midiDir = path.join(dir, 'midi');
   await fs.mkdir(midiDir, { recursive: true });
@@ -71,7 +73,8 @@ export async function generateTrack(spec: DevTrackSpec, outDir: string, slot: Re
   for (const stem of STEM_TYPES) {
     limitCrest(raw[stem], CREST_DB[stem]);
     fadeOut(raw[stem], 0.5);
-    levels[stem] = STYLE_LEVELS[spec.style][stem] + levelRng.range(-1, 1);
+    const styleLevels = spec.style in TUNING_STYLES ? TUNING_STYLES[spec.style as TuningStyleName].levelsDb : STYLE_LEVELS[spec.style as StyleName];
+    levels[stem] = styleLevels[stem] + levelRng.range(-1, 1);
   }
   const mix = mixdown(raw, levels, PEAK_DBFS);
 

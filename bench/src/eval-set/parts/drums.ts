@@ -22,7 +22,7 @@ export function writeDrums(plan: SongPlan, rng: Rng, microsPerQuarter: number): 
       velocity: velocity + rng.int(-7, 7),
     });
 
-  for (const bar of plan.bars) {
+  for (const bar of style.drumless ? [] : plan.bars) {
     const groove = grooveFor(bar, style.grooves);
     const fillFrom = hasFill(bar, plan) ? fillStartStep(bar, rng) : 16;
     for (const [voice, grid] of Object.entries(groove) as [DrumVoice, string][]) {
