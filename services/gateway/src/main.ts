@@ -12,6 +12,7 @@ import { AppModule } from './app.module';
 import { loadGatewayConfig } from './config';
 import { sendError } from './errors/error-body';
 import { serveFrontend } from './frontend/serve-frontend';
+import { browserSecurityHeaders } from './security/browser-security-headers';
 import { csrfProtection } from './security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from './session/session.middleware';
 
@@ -23,6 +24,8 @@ async function bootstrap(): Promise<void> {
   const http = app.getHttpAdapter().getInstance();
   http.disable('x-powered-by');
   if (config.TRUST_PROXY) http.set('trust proxy', 1);
+  // First, so every answer carries them: pages, assets, API answers, 404s and errors.
+  http.use(browserSecurityHeaders(config.publicUrl));
 
   if (config.FRONTEND_DIR) serveFrontend(http, config.FRONTEND_DIR);
   app.use(express.json({ limit: '1mb' }));
