@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real servers the studio runs against, idempotently:
 #   NATS (Debian), ffmpeg + chromium + fluidsynth with the GM soundfonts and espeak-ng (Debian; the benchmark sets), FerretDB v1 and MinIO (built from Go modules),
-#   Keycloak (distribution zip from Maven Central).
+#   Keycloak (distribution zip from Maven Central), the Zipkin trace viewer (its server's exec jar from Maven Central).
 # Built binaries live in .tools/ (git-ignored); Go's build cache and Maven's ~/.m2 make re-runs cheap.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -9,6 +9,7 @@ TOOLS="$ROOT/.tools"
 FERRETDB_VERSION="${FERRETDB_VERSION:-v1.24.2}"
 MINIO_VERSION="${MINIO_VERSION:-v0.0.0-20260212201848-7aac2a2c5b7c}"
 KEYCLOAK_VERSION="${KEYCLOAK_VERSION:-26.5.6}"
+ZIPKIN_VERSION="${ZIPKIN_VERSION:-3.5.1}"
 mkdir -p "$TOOLS/bin"
 log() { printf '[provision] %s\n' "$*" >&2; }
 
@@ -63,4 +64,14 @@ if [ ! -x "$KC_HOME/bin/kc.sh" ]; then
   mv "$KC_HOME.tmp/keycloak-$KEYCLOAK_VERSION" "$KC_HOME" && rm -rf "$KC_HOME.tmp" "$TOOLS/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip"
 fi
 ln -sfn "$KC_HOME" "$TOOLS/keycloak"
-log "ready: $(ls "$TOOLS/bin" | tr '\n' ' ')keycloak-$KEYCLOAK_VERSION"
+
+# The trace viewer: Zipkin's server (UI and API in one jar), run by the stack with in-memory storage.
+ZIPKIN_JAR="$TOOLS/zipkin/zipkin-server-$ZIPKIN_VERSION-exec.jar"
+if [ ! -s "$ZIPKIN_JAR" ]; then
+  log "fetching Zipkin $ZIPKIN_VERSION from Maven Central"
+  mkdir -p "$TOOLS/zipkin"
+  mvn -q dependency:copy -Dartifact="io.zipkin:zipkin-server:$ZIPKIN_VERSION:jar:exec" \
+    -DoutputDirectory="$TOOLS/zipkin" -Dmdep.useBaseVersion=true
+fi
+ln -sfn "$ZIPKIN_JAR" "$TOOLS/zipkin.jar"
+log "ready: $(ls "$TOOLS/bin" | tr '\n' ' ')keycloak-$KEYCLOAK_VERSION zipkin-$ZIPKIN_VERSION"

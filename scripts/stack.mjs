@@ -31,6 +31,8 @@ export function stackProfile(profile) {
     keycloak: envPort('KEYCLOAK_PORT', 8180 + offset),
     keycloakManagement: envPort('KEYCLOAK_MANAGEMENT_PORT', 9180 + offset),
     otlp: envPort('OTLP_SINK_PORT', 4318 + offset),
+    // The trace viewer (Zipkin): its UI and API, and where every process sends its spans.
+    zipkin: envPort('ZIPKIN_PORT', 9411 + offset),
   };
   const dataDir = join(ROOT, '.data', profile);
   const publicUrl = process.env.PUBLIC_URL ?? `http://localhost:${ports.gateway}`;
@@ -52,6 +54,8 @@ export function stackProfile(profile) {
     SESSION_SECRET: `stemdeck-${profile}-session-secret-change-me-in-production`,
     FRONTEND_DIR: join(ROOT, 'frontend', 'dist'),
     MEDIA_WORK_DIR: join(dataDir, 'media-work'),
+    // Every process sends its spans to the stack's trace viewer (empty: not sent there).
+    OTEL_EXPORTER_ZIPKIN_ENDPOINT: process.env.OTEL_EXPORTER_ZIPKIN_ENDPOINT ?? `http://127.0.0.1:${ports.zipkin}/api/v2/spans`,
   };
   return { profile, ports, dataDir, publicUrl, publicUrl2, appEnv, s3 };
 }
@@ -140,12 +144,42 @@ function writeRealm(stack, keycloakHome) {
   writeFileSync(join(importDir, 'stemdeck-realm.json'), JSON.stringify(realm, null, 2));
 }
 
+/** The trace viewer's address (Zipkin's UI; its API is under /api/v2). */
+export const traceViewerUrl = (stack) => `http://127.0.0.1:${stack.ports.zipkin}/zipkin/`;
+
+/**
+ * Zipkin's server with in-memory storage: the oldest traces give way past ZIPKIN_MAX_SPANS. The heap is
+ * capped because Keycloak already runs a JVM beside it: filled with 50 000 spans like ours (a dozen tags
+ * each) it held 138 MB live of its 256 MB (process RSS 420 MB); 100 000 filled it. It starts in about 5 s,
+ * alongside Keycloak.
+ */
+function startTraceViewer(stack, logDir) {
+  const port = String(stack.ports.zipkin);
+  return launch(
+    'zipkin',
+    'java',
+    [
+      '-Xms32m',
+      `-Xmx${process.env.ZIPKIN_HEAP ?? '256m'}`,
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      '-jar',
+      join(TOOLS, 'zipkin.jar'),
+      // One listener, on the loopback address only (the list replaces Zipkin's default 0.0.0.0:9411).
+      '--armeria.ports[0].ip=127.0.0.1',
+      `--armeria.ports[0].port=${port}`,
+      '--armeria.ports[0].protocols[0]=http',
+    ],
+    { logDir, env: { STORAGE_TYPE: 'mem', MEM_MAX_SPANS: process.env.ZIPKIN_MAX_SPANS ?? '50000', QUERY_PORT: port, SELF_TRACING_ENABLED: 'false' } },
+  );
+}
+
 /** Starts the infrastructure servers and waits until each answers. */
 export async function startInfra(stack, { fresh = false } = {}) {
   const { ports, dataDir } = stack;
   if (fresh) rmSync(dataDir, { recursive: true, force: true });
   const logDir = join(dataDir, 'logs');
-  for (const [name, port] of Object.entries({ nats: ports.nats, ferretdb: ports.ferretdb, minio: ports.minio, keycloak: ports.keycloak })) {
+  for (const [name, port] of Object.entries({ nats: ports.nats, ferretdb: ports.ferretdb, minio: ports.minio, keycloak: ports.keycloak, zipkin: ports.zipkin })) {
     await assertPortFree(name, port);
   }
 
@@ -187,6 +221,8 @@ export async function startInfra(stack, { fresh = false } = {}) {
     },
   );
 
+  const zipkin = startTraceViewer(stack, logDir);
+
   const keycloakHome = join(TOOLS, 'keycloak');
   writeRealm(stack, keycloakHome);
   const keycloak = launch(
@@ -209,6 +245,7 @@ export async function startInfra(stack, { fresh = false } = {}) {
     waitFor(nats, 'JetStream ready', httpOk(`http://127.0.0.1:${ports.natsMonitor}/healthz?js-enabled-only=true`), 30_000),
     waitFor(ferretdb, 'accepting connections', tcpOpen(ports.ferretdb), 30_000),
     waitFor(minio, 'ready', httpOk(`http://127.0.0.1:${ports.minio}/minio/health/ready`), 60_000),
+    waitFor(zipkin, 'trace viewer ready', httpOk(`http://127.0.0.1:${ports.zipkin}/health`), 120_000),
     waitFor(keycloak, 'realm served', httpOk(`http://127.0.0.1:${ports.keycloak}/realms/stemdeck/.well-known/openid-configuration`), 240_000),
   ]);
   log(`infrastructure ready (logs in ${logDir})`);

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureHelmTools } from './helm-tools.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
-import { prepare, ROOT, run, stackProfile, startApps, startInfra, stopAll } from './stack.mjs';
+import { prepare, ROOT, run, stackProfile, startApps, startInfra, stopAll, traceViewerUrl } from './stack.mjs';
 
 const stack = stackProfile('test');
 const resultsFile = join(stack.dataDir, '..', 'test-results.json');
@@ -76,6 +76,8 @@ const testEnv = {
   STEMDECK_KEYCLOAK_URL: `http://localhost:${stack.ports.keycloak}`,
   STEMDECK_DATA_DIR: stack.dataDir,
   OTLP_SPANS_FILE: spansFile,
+  // The trace viewer every process exports to (Zipkin: UI here, API under /api/v2).
+  STEMDECK_TRACE_VIEWER_URL: traceViewerUrl(stack),
   MONGO_GUARD_RECORD: unacknowledgedFile,
   // Past the guard, for the spec that proves the guard catches a deliberate unacknowledged write.
   MONGODB_DIRECT_URI: stack.appEnv.MONGODB_URI,

@@ -1,6 +1,7 @@
 export * from './config';
 export * from './health';
 export * from './nats-trace';
+export * from './spans';
 export * from './nats-rpc.client';
 export * from './object-storage.adapter';
 export * from './service-kit.module';

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { connect, NatsConnection, Subscription } from 'nats';
 import { ZodType } from 'zod';
 import { NATS_RECONNECT_FOREVER } from './nats-reconnect';
-import { injectTraceHeaders } from './nats-trace';
+import { extractTraceContext, injectTraceHeaders, messagingAttributes } from './nats-trace';
+import { inSyncSpan, SPAN_ATTRIBUTES } from './spans';
 
 /**
  * Fire-and-forget events on core NATS (progress, readiness). Ephemeral by design: a missed progress
@@ -41,7 +42,10 @@ export class NatsEventBus {
         }
         const parsed = schema.safeParse(data);
         if (!parsed.success) return this.logger.warn(`invalid event on ${message.subject}: ${parsed.error.message}`);
-        handle(parsed.data);
+        // Handled in the publisher's trace: the work that raised an event and its delivery read as one trace.
+        const type = (parsed.data as { type?: unknown } | null)?.type;
+        const attributes = { ...messagingAttributes(subject, 'process'), ...(typeof type === 'string' ? { [SPAN_ATTRIBUTES.eventType]: type } : {}) };
+        inSyncSpan(`${subject} process`, 'consumer', attributes, () => handle(parsed.data), extractTraceContext(message.headers));
       },
     });
     this.subscriptions.push(subscription);

@@ -1,5 +1,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ZipkinExporter } from '@opentelemetry/exporter-zipkin';
 import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
@@ -10,17 +11,30 @@ import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic
 let provider: NodeTracerProvider | undefined;
 
 /**
+ * Where this process sends its spans, from the environment: over OTLP/HTTP when
+ * OTEL_EXPORTER_OTLP_ENDPOINT (or ..._TRACES_ENDPOINT) is set, to a Zipkin trace viewer (its
+ * /api/v2/spans) when OTEL_EXPORTER_ZIPKIN_ENDPOINT is set; both, one batch each, when both are.
+ */
+export function spanProcessorsFromEnv(env: NodeJS.ProcessEnv = process.env): SpanProcessor[] {
+  const spanProcessors: SpanProcessor[] = [];
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
+    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
+  }
+  if (env.OTEL_EXPORTER_ZIPKIN_ENDPOINT) {
+    spanProcessors.push(new BatchSpanProcessor(new ZipkinExporter({ url: env.OTEL_EXPORTER_ZIPKIN_ENDPOINT })));
+  }
+  return spanProcessors;
+}
+
+/**
  * Starts the OpenTelemetry SDK for this process. Call it before anything imports `http` so incoming
- * and outgoing HTTP calls are traced. Spans are exported over OTLP/HTTP only when
- * OTEL_EXPORTER_OTLP_ENDPOINT is set; otherwise traces still propagate (W3C trace context) but are
- * not exported anywhere.
+ * and outgoing HTTP calls are traced. Spans are exported as `spanProcessorsFromEnv` says; with no
+ * endpoint set, traces still propagate (W3C trace context) but are not exported anywhere. Nest's
+ * logger then writes JSON lines with the trace id (`LOG_FORMAT=text`: Nest's own text lines).
  */
 export function startTracing(serviceName: string, version = process.env.npm_package_version ?? '0.1.0'): void {
   if (provider) return;
-  const spanProcessors: SpanProcessor[] = [];
-  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
-    spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
-  }
+  const spanProcessors = spanProcessorsFromEnv();
   provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? serviceName,
@@ -44,6 +58,13 @@ export function startTracing(serviceName: string, version = process.env.npm_pack
       }),
     ],
   });
+  // Log lines carry the active trace id, so the process's logs switch to JSON here, once tracing is on
+  // (loaded only now: nothing may load `http` before the instrumentation above).
+  if (process.env.LOG_FORMAT !== 'text') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { useJsonLogs } = require('./logger') as typeof import('./logger');
+    useJsonLogs(process.env.OTEL_SERVICE_NAME ?? serviceName);
+  }
 }
 
 /** Paths that carry a share link's token (the public player and its API), with the token replaced. */

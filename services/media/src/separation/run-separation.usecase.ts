@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type MediaProbe, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
-import { CLOCK, type Clock } from '@stemdeck/platform';
+import { annotateSpan, CLOCK, type Clock, inSpan, SPAN_ATTRIBUTES } from '@stemdeck/platform';
 import type { MediaConfig } from '../config';
 import { MEDIA_CONFIG } from '../media-config.token';
 import { toStem } from '../stems/stem.repository';
@@ -96,6 +96,7 @@ export class RunSeparationUseCase {
 
   async execute(item: SeparationWorkItem): Promise<SeparationOutcome> {
     const { jobId, ownerId, projectId, engine } = item.payload;
+    annotateSpan({ [SPAN_ATTRIBUTES.projectId]: projectId, [SPAN_ATTRIBUTES.jobId]: jobId, [SPAN_ATTRIBUTES.engine]: engine, [SPAN_ATTRIBUTES.attempt]: item.deliveryCount });
     const job = await this.jobs.findOwned(ownerId, jobId);
     if (!job) return 'give-up';
     if (job.status === 'completed' || job.status === 'failed') return 'done';
@@ -119,7 +120,11 @@ export class RunSeparationUseCase {
       const started = this.clock.now();
       const audioKey = await this.ingest.audioOf(ownerId, project);
       if (!audioKey) throw new ProjectGone();
-      const opened = await this.openSource(audioKey, audioKey === project.audioKey ? project.audioProbe : null);
+      const opened = await inSpan('media.separation.open', { [SPAN_ATTRIBUTES.projectId]: projectId, [SPAN_ATTRIBUTES.engine]: engine }, async (span) => {
+        const source = await this.openSource(audioKey, audioKey === project.audioKey ? project.audioProbe : null);
+        span.setAttributes({ [SPAN_ATTRIBUTES.audioSeconds]: source.sampleRate ? source.expectedFrames / source.sampleRate : 0, 'stemdeck.audio.sample_rate': source.sampleRate });
+        return source;
+      });
       let source = opened;
       cleanup.push(() => opened.close());
       const readyAt = this.clock.now();
@@ -128,12 +133,19 @@ export class RunSeparationUseCase {
       if (project.duration >= PROGRESSIVE_MIN_SECONDS && (await this.stems.listOwned(ownerId, projectId, engine)).length === 0) {
         const taken = await takeHead(source, PROGRESSIVE_HEAD_SECONDS);
         source = taken.source;
-        head = `decoded in ${this.clock.now() - readyAt} ms, ${await this.separateHead(item.payload, taken.audio)}`;
+        const firstSeconds = await inSpan('media.separation.first-seconds', { [SPAN_ATTRIBUTES.projectId]: projectId, [SPAN_ATTRIBUTES.engine]: engine, [SPAN_ATTRIBUTES.audioSeconds]: PROGRESSIVE_HEAD_SECONDS }, () =>
+          this.separateHead(item.payload, taken.audio),
+        );
+        head = `decoded in ${this.clock.now() - readyAt} ms, ${firstSeconds}`;
       }
       // The first job of an upload also analyses the recording, on this same decode (each sample once).
       source = { ...source, chunks: this.ingest.analysing(ownerId, project, source) };
       const headAt = this.clock.now();
-      const frames = await this.separateAll(item, source);
+      const frames = await inSpan('media.separation.stream', { [SPAN_ATTRIBUTES.projectId]: projectId, [SPAN_ATTRIBUTES.engine]: engine }, async (span) => {
+        const separated = await this.separateAll(item, source);
+        span.setAttributes({ [SPAN_ATTRIBUTES.audioSeconds]: separated.sampleRate ? separated.count / separated.sampleRate : 0, [SPAN_ATTRIBUTES.bytes]: separated.bytes });
+        return separated;
+      });
       this.logger.log(
         `job ${jobId} ${engine}: ${(frames.count / frames.sampleRate).toFixed(1)} s of audio; ` +
           `audio opened (probe) in ${readyAt - started} ms; ${head === null ? '' : `${head}; `}decode, separate and store ${this.clock.now() - headAt} ms (total ${this.clock.now() - started} ms)`,
@@ -197,8 +209,15 @@ export class RunSeparationUseCase {
     // Encoded in this process: starting four ffmpeg encoders takes longer than encoding a few seconds.
     const encoded = STEM_TYPES.map((type) => encodeFlac24(stems[type]));
     const encodedAt = this.clock.now();
-    await Promise.all(STEM_TYPES.map((type, i) => this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encoded[i]!, STEM_CONTENT_TYPE)));
+    await Promise.all(
+      STEM_TYPES.map((type, i) =>
+        inSpan('media.storage.write', { [SPAN_ATTRIBUTES.projectId]: projectId, [SPAN_ATTRIBUTES.stemType]: type, [SPAN_ATTRIBUTES.bytes]: encoded[i]!.length }, () =>
+          this.storage.putBuffer(stemKey(ownerId, projectId, engine, type), encoded[i]!, STEM_CONTENT_TYPE),
+        ),
+      ),
+    );
     const storedAt = this.clock.now();
+    annotateSpan({ 'stemdeck.separate_ms': separated - started, 'stemdeck.encode_ms': encodedAt - separated, 'stemdeck.store_ms': storedAt - encodedAt });
     await Promise.all([this.upsertStems(payload), this.jobs.setPartial(ownerId, payload.jobId, PROGRESSIVE_HEAD_SECONDS)]);
     const stored = (await this.stems.listOwned(ownerId, projectId, engine)).map(toStem);
     this.events.publish({ type: 'stems_partial', ownerId, projectId, engine, seconds: PROGRESSIVE_HEAD_SECONDS, stems: stored });
@@ -207,7 +226,7 @@ export class RunSeparationUseCase {
   }
 
   /** The whole song, streamed through the engine into the four stem objects; returns its length. */
-  private async separateAll(item: SeparationWorkItem, source: MixtureSource): Promise<{ count: number; sampleRate: number }> {
+  private async separateAll(item: SeparationWorkItem, source: MixtureSource): Promise<{ count: number; sampleRate: number; bytes: number }> {
     const { engine } = item.payload;
     const report = this.progressReporter(item, 0.9);
     const stillThere = this.projectWatch(item.payload);
@@ -233,7 +252,7 @@ export class RunSeparationUseCase {
       }
       await writer.finish();
       await this.upsertStems(item.payload);
-      return result;
+      return { ...result, bytes: writer.bytesWritten };
     } catch (error) {
       await writer.abort();
       throw error;
@@ -242,7 +261,7 @@ export class RunSeparationUseCase {
 
   private writer({ ownerId, projectId, engine }: SeparationJobMessage): StemWriter {
     const keys = Object.fromEntries(STEM_TYPES.map((type) => [type, stemKey(ownerId, projectId, engine, type)])) as Record<StemType, string>;
-    return new StemWriter(this.storage, (sampleRate) => this.tools.flacEncoder(sampleRate), keys);
+    return new StemWriter(this.storage, (sampleRate) => this.tools.flacEncoder(sampleRate), keys, { [SPAN_ATTRIBUTES.projectId]: projectId });
   }
 
   private async upsertStems({ ownerId, projectId, engine }: SeparationJobMessage): Promise<void> {

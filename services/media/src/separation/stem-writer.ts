@@ -1,4 +1,5 @@
 import type { StemSet, StemType } from '@stemdeck/audio';
+import { bindToActiveSpan, SPAN_ATTRIBUTES, spanUntilSettled } from '@stemdeck/platform';
 import { STEM_TYPES } from '@stemdeck/proto';
 import type { StemEncoder } from './separation.ports';
 
@@ -23,11 +24,17 @@ export class StemWriter {
   private encoders?: Record<StemType, StemEncoder>;
   private uploads?: Promise<void>;
   private failure?: Error;
+  /** Encoded bytes handed to storage so far, all stems together. */
+  bytesWritten = 0;
+  /** Starts the uploads in the trace context the writer was made in (its first samples come from a callback). */
+  private readonly inCreatorContext = bindToActiveSpan((work: () => void) => work());
 
   constructor(
     private readonly storage: StemUploader,
     private readonly newEncoder: (sampleRate: number) => StemEncoder,
     private readonly keys: Record<StemType, string>,
+    /** Attributes for each stem's storage span (ids only). */
+    private readonly spanAttributes: Record<string, string> = {},
   ) {}
 
   async write(stems: StemSet): Promise<void> {
@@ -60,10 +67,24 @@ export class StemWriter {
     if (this.encoders) return this.encoders;
     const encoders = {} as Record<StemType, StemEncoder>;
     const uploads: Promise<void>[] = [];
-    for (const type of STEM_TYPES) {
-      encoders[type] = this.newEncoder(sampleRate);
-      uploads.push(this.storage.putStream(this.keys[type], untilEncoderSucceeded(encoders[type]), STEM_CONTENT_TYPE));
-    }
+    this.inCreatorContext(() => {
+      for (const type of STEM_TYPES) {
+        const encoder = (encoders[type] = this.newEncoder(sampleRate));
+        const upload = spanUntilSettled('media.storage.write', { ...this.spanAttributes, [SPAN_ATTRIBUTES.stemType]: type }, async (span) => {
+          let bytes = 0;
+          const counted = untilEncoderSucceeded(encoder, (length) => {
+            bytes += length;
+            this.bytesWritten += length;
+          });
+          try {
+            await this.storage.putStream(this.keys[type], counted, STEM_CONTENT_TYPE);
+          } finally {
+            span.setAttribute(SPAN_ATTRIBUTES.bytes, bytes);
+          }
+        });
+        uploads.push(upload);
+      }
+    });
     this.encoders = encoders;
     this.uploads = Promise.all(uploads).then(
       () => undefined,
@@ -84,7 +105,10 @@ export class StemWriter {
  * a finished one, so the upload must hear of the failure before it completes, or it would store a
  * truncated stem.
  */
-async function* untilEncoderSucceeded(encoder: StemEncoder): AsyncGenerator<Buffer> {
-  for await (const chunk of encoder.output as AsyncIterable<Buffer>) yield chunk;
+async function* untilEncoderSucceeded(encoder: StemEncoder, onBytes: (length: number) => void = () => undefined): AsyncGenerator<Buffer> {
+  for await (const chunk of encoder.output as AsyncIterable<Buffer>) {
+    onBytes(chunk.length);
+    yield chunk;
+  }
   await encoder.done;
 }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { StreamingAnalysis, type StereoAudio } from '@stemdeck/audio';
+import { inSpan, SPAN_ATTRIBUTES } from '@stemdeck/platform';
 import { extractedAudioKey } from '@stemdeck/proto';
 import {
   SEPARATION_EVENTS,
@@ -36,9 +37,12 @@ export class IngestJobSteps implements IngestSteps {
     if (project.audioKey) return project.audioKey;
     if (project.source !== 'video' || !project.originalKey) return null;
     const audioKey = extractedAudioKey(ownerId, project._id);
-    const { stream, done } = this.tools.extractAudioTrack(await this.storage.presignedReadUrl(project.originalKey));
+    const originalKey = project.originalKey;
     const started = Date.now();
-    await Promise.all([this.storage.putStream(audioKey, stream, 'audio/flac'), done]);
+    await inSpan('media.extract-audio', { [SPAN_ATTRIBUTES.projectId]: project._id }, async () => {
+      const { stream, done } = this.tools.extractAudioTrack(await this.storage.presignedReadUrl(originalKey));
+      await Promise.all([this.storage.putStream(audioKey, stream, 'audio/flac'), done]);
+    });
     // Deleted meanwhile: the job's own check finds it gone and removes the project's objects.
     await this.projects.setAudioKey(ownerId, project._id, audioKey);
     this.logger.log(`project ${project._id}: audio track extracted from the video in ${Date.now() - started} ms`);
@@ -58,12 +62,16 @@ export class IngestJobSteps implements IngestSteps {
     const started = Date.now();
     const result = analysis.finish();
     const duration = Math.round((analysis.length / decode.sampleRate) * 1000) / 1000;
-    const stored = await this.projects.setAnalysis(ownerId, project._id, {
-      duration,
-      bpm: result.bpm,
-      key: result.key,
-      analysis: { loudnessLufs: result.loudnessLufs, spotifyFeatures: result.spotifyFeatures },
-    });
+    // The span covers what the analysis adds after the shared decode: its last computations and the stored result.
+    const attributes = { [SPAN_ATTRIBUTES.projectId]: project._id, [SPAN_ATTRIBUTES.audioSeconds]: duration, 'stemdeck.analysis.finish_ms': Date.now() - started };
+    const stored = await inSpan('media.analysis', attributes, () =>
+      this.projects.setAnalysis(ownerId, project._id, {
+        duration,
+        bpm: result.bpm,
+        key: result.key,
+        analysis: { loudnessLufs: result.loudnessLufs, spotifyFeatures: result.spotifyFeatures },
+      }),
+    );
     if (!stored) return;
     this.logger.log(`project ${project._id}: ${duration.toFixed(1)} s analysed (${result.bpm} BPM, ${result.key}); finishing took ${Date.now() - started} ms`);
     this.events.publish({ type: 'project_analysed', ownerId, projectId: project._id, bpm: result.bpm, key: result.key, duration });

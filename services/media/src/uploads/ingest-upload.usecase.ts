@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { MediaProbe } from '@stemdeck/audio';
-import { CLOCK, type Clock, RpcFailure } from '@stemdeck/platform';
+import { annotateSpan, CLOCK, type Clock, inSpan, RpcFailure, SPAN_ATTRIBUTES } from '@stemdeck/platform';
 import type { IngestUploadAnswer, IngestUploadRequest } from '@stemdeck/proto';
 import { PROJECT_NAME_MAX, projectPrefix } from '@stemdeck/proto';
 import { isStillImage, looksLikeMedia } from '../media-tools/media-tools.adapter';
@@ -68,10 +68,11 @@ export class IngestUploadUseCase {
   async execute(request: IngestUploadRequest): Promise<IngestUploadAnswer> {
     const { ownerId, projectId, objectKey, fileName } = request;
     let created = false;
+    annotateSpan({ [SPAN_ATTRIBUTES.projectId]: projectId });
     try {
       const started = this.clock.now();
-      const probe = await withDeadline(this.checkContent(objectKey), CONTENT_CHECK_MS);
-      const project = await this.createProject(request, probe);
+      const probe = await withDeadline(inSpan('media.ingest.check', { [SPAN_ATTRIBUTES.projectId]: projectId }, () => this.checkContent(objectKey)), CONTENT_CHECK_MS);
+      const project = await inSpan('media.ingest.project', { [SPAN_ATTRIBUTES.projectId]: projectId }, () => this.createProject(request, probe));
       created = true;
       const job = await this.firstJob.execute({ ownerId, projectId, engine: 'fast' });
       this.logger.log(`ingest ${projectId}: ${fileNameOf(fileName)} checked and queued in ${this.clock.now() - started} ms`);
@@ -114,7 +115,9 @@ export class IngestUploadUseCase {
    */
   private async checkContent(objectKey: string): Promise<MediaProbe> {
     // An empty file is unreadable media, not a storage error: a ranged read of 0 bytes is refused by S3.
-    if (!(await this.storage.stat(objectKey))?.size) throw new RpcFailure(422, UNREADABLE);
+    const size = (await this.storage.stat(objectKey))?.size;
+    annotateSpan({ [SPAN_ATTRIBUTES.bytes]: size ?? 0 });
+    if (!size) throw new RpcFailure(422, UNREADABLE);
     const url = await this.storage.presignedReadUrl(objectKey);
     let probe: MediaProbe;
     try {
@@ -125,6 +128,7 @@ export class IngestUploadUseCase {
     }
     if (isStillImage(probe) || (!probe.audio && !probe.hasVideo)) throw new RpcFailure(415, NOT_MEDIA);
     if (!probe.audio) throw new RpcFailure(422, NO_SOUND);
+    annotateSpan({ [SPAN_ATTRIBUTES.audioSeconds]: probe.durationSeconds, 'stemdeck.media.video': probe.hasVideo });
     await this.checkSound(url, probe, objectKey);
     return probe;
   }
