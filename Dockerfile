@@ -5,11 +5,14 @@
 # /tmp). ffmpeg is installed only in the images of the processes that decode or encode audio/video (media, jobs,
 # export); the gateway and sessions images have none.
 #
-# Base images are pinned here, in the two ARGs below — the one documented place. Pin by digest for production:
-#   docker buildx imagetools inspect node:20.20.2-bookworm-slim --format '{{json .Manifest.Digest}}'
-# and append @sha256:<digest> to both (the registry was not reachable where this file was written).
-ARG NODE_BUILD_IMAGE=node:20.20.2-bookworm
-ARG NODE_RUNTIME_IMAGE=node:20.20.2-bookworm-slim
+# Base images are pinned here, in the two ARGs below — the one documented place — by tag and by the digest of the
+# tag's multi-arch manifest list (what `docker buildx imagetools inspect node:20.20.2-bookworm-slim` prints as
+# Digest). The registry is not reachable from where this file is maintained, so each digest was taken from several
+# independent public projects pinning the same tag and must agree with the registry at the next build; to move to a
+# new Node release, change tag and digest together (a build with a mismatched pair fails, it never runs something
+# else). Node 20.20.2 is the version the project is developed and tested on.
+ARG NODE_BUILD_IMAGE=node:20.20.2-bookworm@sha256:8f693eaa7e0a8e71560c9a82b55fd54c2ae920a2ba5d2cde28bac7d1c01c9ba5
+ARG NODE_RUNTIME_IMAGE=node:20.20.2-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
 
 FROM ${NODE_BUILD_IMAGE} AS build
 WORKDIR /app

@@ -31,6 +31,8 @@ export function stackProfile(profile) {
     keycloak: envPort('KEYCLOAK_PORT', 8180 + offset),
     keycloakManagement: envPort('KEYCLOAK_MANAGEMENT_PORT', 9180 + offset),
     otlp: envPort('OTLP_SINK_PORT', 4318 + offset),
+    // Each NATS service's HTTP probe port (/healthz, /readyz): this base + 1 + its place in SERVICES.
+    serviceHealthBase: envPort('SERVICE_HEALTH_PORT_BASE', 8290 + offset),
     // The trace viewer (Zipkin): its UI and API, and where every process sends its spans.
     zipkin: envPort('ZIPKIN_PORT', 9411 + offset),
   };
@@ -268,6 +270,9 @@ export const GATEWAY_NODE_FLAGS = ['--max-semi-space-size=1', '--max-old-space-s
  */
 const SERVICE_ENV = { media: { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } };
 
+/** The HTTP probe port of a NATS service in this stack. */
+export const serviceHealthPort = (stack, name) => stack.ports.serviceHealthBase + 1 + SERVICES.indexOf(name);
+
 /** Origins a replica accepts for mutations and /ws: whatever the environment allows, plus `others`. */
 const withOrigins = (allowed, others) => [...new Set([...(allowed ?? '').split(',').map((o) => o.trim()).filter(Boolean), ...others.map((url) => new URL(url).origin)])].join(',');
 
@@ -286,7 +291,7 @@ export async function startApps(stack, extraEnv = {}) {
   }
   const env = { ...stack.appEnv, ...extraEnv };
   for (const name of SERVICES) {
-    const serviceEnv = { ...env, ...(SERVICE_ENV[name] ?? {}) };
+    const serviceEnv = { ...env, ...(SERVICE_ENV[name] ?? {}), HEALTH_PORT: String(serviceHealthPort(stack, name)) };
     const start = () => launch(name, process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], { logDir, env: serviceEnv });
     supervise(start(), start);
   }

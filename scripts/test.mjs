@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureHelmTools } from './helm-tools.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
-import { prepare, ROOT, run, stackProfile, startApps, startInfra, stopAll, traceViewerUrl } from './stack.mjs';
+import { prepare, ROOT, run, serviceHealthPort, SERVICES, stackProfile, startApps, startInfra, stopAll, traceViewerUrl } from './stack.mjs';
 
 const stack = stackProfile('test');
 const resultsFile = join(stack.dataDir, '..', 'test-results.json');
@@ -81,6 +81,8 @@ const testEnv = {
   MONGO_GUARD_RECORD: unacknowledgedFile,
   // Past the guard, for the spec that proves the guard catches a deliberate unacknowledged write.
   MONGODB_DIRECT_URI: stack.appEnv.MONGODB_URI,
+  // Each NATS service's HTTP probe port, by service name.
+  STEMDECK_SERVICE_HEALTH: JSON.stringify(Object.fromEntries(SERVICES.map((name) => [name, `http://127.0.0.1:${serviceHealthPort(stack, name)}`]))),
   // The stack runs in production mode; the tests themselves do not (React's test helpers need it).
   NODE_ENV: 'test',
 };

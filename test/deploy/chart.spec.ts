@@ -163,33 +163,36 @@ describe.each(VALUES_FILES.map((file) => [label(file), file] as const))('chart w
   });
 });
 
-describe('health checks of the NATS services', () => {
+describe('probes of every process', () => {
   const deploymentOf = (objects: K8sObject[], name: string) => objects.find((o) => o.kind === 'Deployment' && o.metadata.name === `${RELEASE}-stemdeck-${name}`)!;
 
-  it('probe over NATS by default, with the probe script the chart ships', () => {
+  it('probe each pod over HTTP: /healthz for startup and liveness, /readyz for readiness, on HEALTH_PORT on every interface', () => {
     const { objects } = render(undefined);
-    const probeMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${RELEASE}-stemdeck-probe`);
-    expect(probeMap?.data?.['nats-health.js']).toBe(readFileSync(join(CHART, 'files', 'nats-health.js'), 'utf8'));
     for (const name of PROCESSES.filter((p) => p !== 'gateway')) {
       const container = podSpec(deploymentOf(objects, name)).containers[0];
-      expect(container.readinessProbe.exec.command).toEqual(['node', '/probe/nats-health.js', name, 'ready']);
-      expect(container.livenessProbe.exec.command).toEqual(['node', '/probe/nats-health.js', name, 'live']);
-      expect(container.volumeMounts).toContainEqual({ name: 'probe', mountPath: '/probe', readOnly: true });
-      expect(container.ports).toBeUndefined();
+      expect(container.startupProbe.httpGet).toEqual({ path: '/healthz', port: 8081 });
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 8081 });
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 8081 });
+      expect(container.ports).toEqual([{ name: 'health', containerPort: 8081, protocol: 'TCP' }]);
+      expect(objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${RELEASE}-stemdeck-${name}`)?.data).toMatchObject({ HEALTH_PORT: '8081', HEALTH_HOST: '0.0.0.0' });
     }
   });
 
-  it('probe /healthz and /readyz on the health port with healthCheck: http, and pass the port as HEALTH_PORT', () => {
-    const result = helm(['template', RELEASE, CHART, '--set', 'media.healthCheck=http', '--set', 'media.healthPort=9464']);
+  it('moves the probes with healthPort', () => {
+    const result = helm(['template', RELEASE, CHART, '--set', 'media.healthPort=9464']);
     expect(result.status).toBe(0);
     const objects = safeLoadAll(result.stdout) as K8sObject[];
     const container = podSpec(deploymentOf(objects, 'media')).containers[0];
     expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 9464 });
-    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 9464 });
     expect(container.ports).toEqual([{ name: 'health', containerPort: 9464, protocol: 'TCP' }]);
     expect(objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${RELEASE}-stemdeck-media`)?.data?.HEALTH_PORT).toBe('9464');
-    // the other services keep the NATS probe
-    expect(podSpec(deploymentOf(objects, 'jobs')).containers[0].readinessProbe.exec).toBeDefined();
+  });
+
+  it('keeps a gateway in rotation through an outage every replica shares: readiness reads its own connections only', () => {
+    const { objects } = render(undefined);
+    const gateway = podSpec(deploymentOf(objects, 'gateway')).containers[0];
+    expect(gateway.readinessProbe.httpGet.path).toBe('/readyz/replica');
+    expect(gateway.livenessProbe.httpGet.path).toBe('/healthz');
   });
 });
 
@@ -282,13 +285,13 @@ describe('Dockerfile', () => {
     expect(dockerfile.match(/install[^\n]*ffmpeg/g)).toHaveLength(1);
   });
 
-  it('runs every image as the unprivileged uid the chart expects, with pinned base images', () => {
+  it('runs every image as the unprivileged uid the chart expects, with base images pinned by tag and digest', () => {
     const runtimeStage = dockerfile.slice(dockerfile.indexOf('AS runtime\n'), dockerfile.indexOf('AS runtime-ffmpeg'));
     expect(runtimeStage).toMatch(/^USER 1000:1000$/m);
     expect(dockerfile.slice(dockerfile.indexOf('AS runtime-ffmpeg'))).toMatch(/apt-get[\s\S]*^USER 1000:1000$/m);
     const { objects } = render(undefined);
     expect(podSpec(objects.find((o) => o.kind === 'Deployment')!).securityContext.runAsUser).toBe(1000);
-    for (const [, image] of dockerfile.matchAll(/^ARG NODE_\w+_IMAGE=(\S+)$/gm)) expect(image).toMatch(/^node:\d+\.\d+\.\d+-[\w-]+(@sha256:[a-f0-9]{64})?$/);
+    for (const [, image] of dockerfile.matchAll(/^ARG NODE_\w+_IMAGE=(\S+)$/gm)) expect(image).toMatch(/^node:\d+\.\d+\.\d+-[\w-]+@sha256:[a-f0-9]{64}$/);
   });
 
   it("copies each process's build and starts the entry point the chart runs", () => {
@@ -306,9 +309,11 @@ describe('Dockerfile', () => {
 /** The variables a process's config.ts reads: its own keys and the platform shapes it spreads in. */
 function variablesRead(name: string): string[] {
   const platform = readFileSync(join(ROOT, 'libs', 'platform', 'src', 'config.ts'), 'utf8');
-  const shapeKeys = (shape: string) => {
+  // A shape's own keys and those of the shapes it spreads in (natsServiceConfigShape holds natsConfigShape).
+  const shapeKeys = (shape: string): string[] => {
     const body = new RegExp(`export const ${shape} = \\{([\\s\\S]*?)\\n\\};`).exec(platform)?.[1] ?? '';
-    return [...body.matchAll(/^\s{2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+    const nested = [...body.matchAll(/\.\.\.(\w+ConfigShape)/g)].flatMap((m) => shapeKeys(m[1]));
+    return [...nested, ...[...body.matchAll(/^\s{2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1])];
   };
   const source = readFileSync(join(ROOT, 'services', name, 'src', 'config.ts'), 'utf8');
   const own = [...source.matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);

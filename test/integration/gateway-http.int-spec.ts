@@ -18,6 +18,14 @@ describe('gateway HTTP surface', () => {
     for (const check of Object.values(body.checks) as Array<{ status: string }>) expect(check.status).toBe('ok');
   });
 
+  it('/readyz/replica, the orchestrator\'s probe, checks only this replica\'s own NATS and database connections', async () => {
+    const response = await fetch(`${BASE_URL}/readyz/replica`);
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    expect(body.status).toBe('ok');
+    expect(Object.keys(body.checks).sort()).toEqual(['database', 'nats']);
+  });
+
   it('GET /api/auth/user is 401 JSON when signed out', async () => {
     const response = await fetch(`${BASE_URL}/api/auth/user`);
     expect(response.status).toBe(401);

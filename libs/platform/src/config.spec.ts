@@ -1,4 +1,4 @@
-import { ConfigError, databaseConfigShape, loadConfig, storageConfigShape } from './config';
+import { ConfigError, databaseConfigShape, loadConfig, natsServiceConfigShape, storageConfigShape } from './config';
 
 describe('loadConfig', () => {
   const shape = { ...databaseConfigShape, ...storageConfigShape };
@@ -29,5 +29,14 @@ describe('loadConfig', () => {
       /MONGODB_URI=.* is invalid: must not ask for unacknowledged writes/,
     );
     expect(loadConfig(shape, { ...good, MONGODB_URI: 'mongodb://127.0.0.1:27017/x?w=majority' }).MONGODB_URI).toContain('w=majority');
+  });
+
+  it('reads the probe port of a NATS service: unset or empty means none, and a bad one is named', () => {
+    const local = loadConfig(natsServiceConfigShape, {});
+    expect(local.HEALTH_PORT).toBeUndefined();
+    expect(local.HEALTH_HOST).toBe('127.0.0.1');
+    expect(loadConfig(natsServiceConfigShape, { HEALTH_PORT: '' }).HEALTH_PORT).toBeUndefined();
+    expect(loadConfig(natsServiceConfigShape, { HEALTH_PORT: '8081', HEALTH_HOST: '0.0.0.0' })).toMatchObject({ HEALTH_PORT: 8081, HEALTH_HOST: '0.0.0.0' });
+    expect(() => loadConfig(natsServiceConfigShape, { HEALTH_PORT: 'http' })).toThrow(/HEALTH_PORT="http" is invalid/);
   });
 });

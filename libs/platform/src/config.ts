@@ -43,6 +43,16 @@ export const env = {
 export const natsConfigShape = {
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
 };
+/**
+ * Variables of a NATS-only service process: its NATS server and, when HEALTH_PORT is set, the HTTP port
+ * that answers per-pod liveness and readiness probes (HEALTH_HOST: 0.0.0.0 in a pod, loopback locally).
+ */
+export const natsServiceConfigShape = {
+  ...natsConfigShape,
+  HEALTH_PORT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(65535).optional()),
+  HEALTH_HOST: z.string().min(1).default('127.0.0.1'),
+};
+export type NatsServiceConfig = z.infer<z.ZodObject<typeof natsServiceConfigShape>>;
 export const databaseConfigShape = {
   MONGODB_URI: z
     .string()

@@ -1,5 +1,6 @@
 export * from './config';
 export * from './health';
+export * from './health-server';
 export * from './nats-trace';
 export * from './spans';
 export * from './nats-rpc.client';

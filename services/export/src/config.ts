@@ -1,4 +1,4 @@
-import { databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
+import { databaseConfigShape, env, loadConfig, natsServiceConfigShape, storageConfigShape } from '@stemdeck/platform';
 import { z } from 'zod';
 
 /** Node runs a timer longer than 2^31−1 ms after 1 ms, so a longer setting would spin: refused at boot. */
@@ -6,7 +6,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 const timerMs = (fallback: number, min: number) => z.coerce.number().int().min(min).max(MAX_TIMER_MS).default(fallback);
 
 export const exportConfigShape = {
-  ...natsConfigShape,
+  ...natsServiceConfigShape,
   ...databaseConfigShape,
   ...storageConfigShape,
   /** An export without a heartbeat for this long is redelivered to another worker. */

@@ -8,4 +8,4 @@ import { loadExportConfig } from './config';
 import { ExportModule } from './export.module';
 
 const config = configOrExit(loadExportConfig);
-void bootstrapService('export', ExportModule.forRoot(config), config.NATS_URL);
+void bootstrapService('export', ExportModule.forRoot(config), config);

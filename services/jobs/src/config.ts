@@ -1,4 +1,4 @@
-import { ConfigError, databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
+import { ConfigError, databaseConfigShape, env, loadConfig, natsServiceConfigShape, storageConfigShape } from '@stemdeck/platform';
 import { z } from 'zod';
 import { DOLBY_DEFAULTS } from './providers/dolby-media.client';
 import { RUNWAY_DEFAULTS } from './providers/runway-video.client';
@@ -12,7 +12,7 @@ const credential = () =>
     .transform((value) => (value ? value : undefined));
 
 export const jobsConfigShape = {
-  ...natsConfigShape,
+  ...natsServiceConfigShape,
   ...databaseConfigShape,
   ...storageConfigShape,
   /** A job without a heartbeat for this long is redelivered to another worker. */

@@ -8,4 +8,4 @@ import { loadJobsConfig } from './config';
 import { JobsModule } from './jobs.module';
 
 const config = configOrExit(loadJobsConfig);
-void bootstrapService('jobs', JobsModule.forRoot(config), config.NATS_URL);
+void bootstrapService('jobs', JobsModule.forRoot(config), config);

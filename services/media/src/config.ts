@@ -1,10 +1,10 @@
-import { databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
+import { databaseConfigShape, env, loadConfig, natsServiceConfigShape, storageConfigShape } from '@stemdeck/platform';
 import { z } from 'zod';
 
 export const loadMediaConfig = (source: NodeJS.ProcessEnv = process.env) =>
   loadConfig(
     {
-      ...natsConfigShape,
+      ...natsServiceConfigShape,
       ...databaseConfigShape,
       ...storageConfigShape,
       /** ONNX models for the `hybrid` and `quality` engines: a file path, or `s3:<object key>` in our bucket. */

@@ -8,4 +8,4 @@ import { loadMediaConfig } from './config';
 import { MediaModule } from './media.module';
 
 const config = configOrExit(loadMediaConfig);
-void bootstrapService('media', MediaModule.forRoot(config), config.NATS_URL);
+void bootstrapService('media', MediaModule.forRoot(config), config);

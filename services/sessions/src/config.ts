@@ -1,4 +1,4 @@
-import { databaseConfigShape, natsConfigShape, loadConfig } from '@stemdeck/platform';
+import { databaseConfigShape, natsServiceConfigShape, loadConfig } from '@stemdeck/platform';
 
-export const loadSessionsConfig = () => loadConfig({ ...natsConfigShape, ...databaseConfigShape });
+export const loadSessionsConfig = () => loadConfig({ ...natsServiceConfigShape, ...databaseConfigShape });
 export type SessionsConfig = ReturnType<typeof loadSessionsConfig>;

@@ -8,4 +8,4 @@ import { loadSessionsConfig } from './config';
 import { SessionsModule } from './sessions.module';
 
 const config = configOrExit(loadSessionsConfig);
-void bootstrapService('sessions', SessionsModule.forRoot(config), config.NATS_URL);
+void bootstrapService('sessions', SessionsModule.forRoot(config), config);

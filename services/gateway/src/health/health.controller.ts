@@ -1,6 +1,6 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { CheckReadinessUseCase, Readiness } from './check-readiness.usecase';
+import { CheckReadinessUseCase, Readiness, ReadinessScope } from './check-readiness.usecase';
 
 @Controller()
 export class HealthController {
@@ -12,10 +12,20 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: 200 when every dependency answers, 503 with the failing ones named otherwise. */
+  /** The studio's readiness: 200 when every dependency and service answers, 503 naming the failing ones. */
   @Get('readyz')
-  async ready(@Res({ passthrough: true }) res: Response): Promise<Readiness> {
-    const readiness = await this.readiness.execute();
+  ready(@Res({ passthrough: true }) res: Response): Promise<Readiness> {
+    return this.answer('studio', res);
+  }
+
+  /** This replica's readiness (the orchestrator's probe): its own NATS and database connections. */
+  @Get('readyz/replica')
+  replicaReady(@Res({ passthrough: true }) res: Response): Promise<Readiness> {
+    return this.answer('replica', res);
+  }
+
+  private async answer(scope: ReadinessScope, res: Response): Promise<Readiness> {
+    const readiness = await this.readiness.execute(scope);
     res.status(readiness.status === 'ok' ? 200 : 503);
     return readiness;
   }
