@@ -9,7 +9,7 @@
 // process's image set to the one skaffold builds for it.
 // skaffold is built by scripts/skaffold-tool.mjs and helm by scripts/helm-tools.mjs (Go module proxy, cached in .tools).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 
@@ -34,7 +34,8 @@ type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; n
 
 let skaffoldBin: string;
 let helmBin: string;
-const home = mkdtempSync(join(tmpdir(), 'stemdeck-skaffold-home-'));
+const scratch = mkdtempSync(join(tmpdir(), 'stemdeck-skaffold-'));
+const home = join(scratch, 'home');
 
 /** Nothing from this machine's own setup: no SKAFFOLD_* defaults, no kube context, no Docker daemon, no network. */
 function isolatedEnv(): NodeJS.ProcessEnv {
@@ -55,7 +56,7 @@ function isolatedEnv(): NodeJS.ProcessEnv {
 }
 
 function skaffoldRender(args: string[]) {
-  const out = join(mkdtempSync(join(tmpdir(), 'stemdeck-skaffold-out-')), 'manifests.yaml');
+  const out = join(mkdtempSync(join(scratch, 'out-')), 'manifests.yaml');
   const result = spawnSync(
     skaffoldBin,
     ['render', '--digest-source=tag', '--offline=true', `--default-repo=${DEFAULT_REPO}`, '--interactive=false', '--update-check=false', `--output=${out}`, ...args],
@@ -106,6 +107,8 @@ beforeAll(() => {
   mkdirSync(join(home, '.kube'), { recursive: true });
 }, 52 * 60 * 1000);
 
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
 describe.each(PROFILES)('skaffold render -p $profile', ({ profile, valuesFiles, tagOf }) => {
   it("renders the chart with the profile's values, each Deployment running the image skaffold builds for its process", () => {
     const result = skaffoldRender(['-p', profile, `--tag=${TAG}`]);
@@ -143,7 +146,7 @@ describe('skaffold render fails', () => {
     const release = config.manifests.helm.releases[0];
     release.chartPath = join(ROOT, release.chartPath);
     release.valuesFiles = [join(__dirname, 'fixtures', 'bad-typo.yaml')];
-    const dir = mkdtempSync(join(tmpdir(), 'stemdeck-skaffold-bad-'));
+    const dir = mkdtempSync(join(scratch, 'bad-'));
     writeFileSync(join(dir, 'skaffold.yaml'), safeDump(config));
     const result = skaffoldRender(['-f', join(dir, 'skaffold.yaml'), '-p', 'prod', `--tag=${TAG}`]);
     expect(result.status).not.toBe(0);
