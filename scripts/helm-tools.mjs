@@ -5,12 +5,15 @@
 // (api/openapi-spec/swagger.json) into .tools/k8s-schemas/<version>-standalone-strict/<kind>-<group>-<version>.json,
 // the layout kubeconform reads; the schema of KEDA's ScaledObject from its CRD in the KEDA module, and skaffold.yaml's
 // JSON schema from the Skaffold module. Each part is skipped when its version stamp matches, so a re-run is instant.
-//   node scripts/helm-tools.mjs        installs what is missing, prints the paths as JSON
+// With the API server (what `npm test` asks for), also kube-apiserver of that Kubernetes version and its etcd, for the
+// server-side dry run (scripts/kube-apiserver.mjs); their failure is reported in the result, not thrown.
+//   node scripts/helm-tools.mjs [--api-server]   installs what is missing, prints the paths as JSON
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { ensureKubeApiserver } from './kube-apiserver.mjs';
 import { ensureSkaffold } from './skaffold-tool.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -155,8 +158,12 @@ function copySkaffoldSchema() {
   writeFileSync(stamp, `${SKAFFOLD_VERSION}\n`);
 }
 
-/** Installs helm, kubeconform and the schemas when missing; returns their paths. */
-export function ensureHelmTools() {
+/**
+ * Installs helm, kubeconform and the schemas when missing; returns their paths. With `apiServer` (the default, as
+ * `npm test` calls it) also kube-apiserver and etcd, under `apiServer` in the result, or the reason they could not
+ * be built (`apiServer.error`): the dry run's spec reports that, the chart's other checks go on.
+ */
+export function ensureHelmTools({ apiServer = true } = {}) {
   // As helm's Makefile links a release: its own version, and the Kubernetes version that lint and template assume
   // (the pinned one, so a chart is checked against the API it is validated for).
   const [k8sMajor, k8sMinor] = KUBERNETES_VERSION.replace(/^v/, '').split('.');
@@ -173,12 +180,21 @@ export function ensureHelmTools() {
   } catch (error) {
     log(`skaffold unavailable: ${error.message}`);
   }
-  return { helm: HELM_BIN, kubeconform: KUBECONFORM_BIN, schemaDir: SCHEMA_DIR, kubernetesVersion: KUBERNETES_VERSION, skaffoldSchemaDir: SKAFFOLD_SCHEMA_DIR };
+  const tools = { helm: HELM_BIN, kubeconform: KUBECONFORM_BIN, schemaDir: SCHEMA_DIR, kubernetesVersion: KUBERNETES_VERSION, skaffoldSchemaDir: SKAFFOLD_SCHEMA_DIR };
+  if (!apiServer) return tools;
+  try {
+    // The CRDs the chart's optional objects need on a server: KEDA's ScaledObject.
+    const crds = [join(moduleDir(`github.com/kedacore/keda/v2@${KEDA_VERSION}`), 'config', 'crd', 'bases', 'keda.sh_scaledobjects.yaml')];
+    return { ...tools, apiServer: { ...ensureKubeApiserver(KUBERNETES_VERSION, log), crds } };
+  } catch (error) {
+    log(`kube-apiserver unavailable (the server-side dry run reports it): ${error.message}`);
+    return { ...tools, apiServer: { error: error.message } };
+  }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    process.stdout.write(`${JSON.stringify(ensureHelmTools())}\n`);
+    process.stdout.write(`${JSON.stringify(ensureHelmTools({ apiServer: process.argv.includes('--api-server') }))}\n`);
   } catch (error) {
     log(error.message);
     process.exit(1);
