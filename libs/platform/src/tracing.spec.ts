@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { context, trace } from '@opentelemetry/api';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider } from '@opentelemetry/sdk-trace-base';
-import { redactSecretPath, spanProcessorsFromEnv } from './tracing';
+import { isProbeRequest, redactSecretPath, spanProcessorsFromEnv } from './tracing';
 
 describe('redactSecretPath', () => {
   it('replaces a share token in the public API and the player path, keeping the rest', () => {
@@ -15,6 +15,22 @@ describe('redactSecretPath', () => {
   it('leaves other paths alone', () => {
     expect(redactSecretPath('/api/projects/p1/share-links')).toBe('/api/projects/p1/share-links');
     expect(redactSecretPath('/studio')).toBe('/studio');
+  });
+});
+
+describe('isProbeRequest', () => {
+  const before = process.env.HEALTH_PORT;
+  afterEach(() => (before === undefined ? delete process.env.HEALTH_PORT : (process.env.HEALTH_PORT = before)));
+
+  it('leaves liveness, replica readiness and the probe port out of traces, and keeps the studio readiness and real routes', () => {
+    process.env.HEALTH_PORT = '8291';
+    expect(isProbeRequest({ url: '/healthz', socket: { localPort: 8080 } })).toBe(true);
+    expect(isProbeRequest({ url: '/readyz/replica?x=1', socket: { localPort: 8080 } })).toBe(true);
+    expect(isProbeRequest({ url: '/readyz', socket: { localPort: 8291 } })).toBe(true);
+    expect(isProbeRequest({ url: '/readyz', socket: { localPort: 8080 } })).toBe(false);
+    expect(isProbeRequest({ url: '/api/projects', socket: { localPort: 8080 } })).toBe(false);
+    delete process.env.HEALTH_PORT;
+    expect(isProbeRequest({ url: '/readyz', socket: { localPort: 8291 } })).toBe(false);
   });
 });
 

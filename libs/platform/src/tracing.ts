@@ -46,8 +46,8 @@ export function startTracing(serviceName: string, version = process.env.npm_pack
   registerInstrumentations({
     instrumentations: [
       new HttpInstrumentation({
-        // Health probes would drown real traffic in traces.
-        ignoreIncomingRequestHook: (req) => req.url === '/healthz',
+        // Orchestrator probes would drown real traffic in traces.
+        ignoreIncomingRequestHook: isProbeRequest,
         // A share link's token is a secret the database keeps only hashed: spans must not carry it either.
         requestHook: (span, request) => {
           if (!('url' in request) || typeof request.url !== 'string') return;
@@ -65,6 +65,18 @@ export function startTracing(serviceName: string, version = process.env.npm_pack
     const { useJsonLogs } = require('./logger') as typeof import('./logger');
     useJsonLogs(process.env.OTEL_SERVICE_NAME ?? serviceName);
   }
+}
+
+/**
+ * A liveness or replica-readiness probe, or anything on a NATS service's probe port (HEALTH_PORT): called
+ * every few seconds by the orchestrator, never part of a user's journey. The gateway's `/readyz` (the whole
+ * studio, asked by people and status pages) stays traced.
+ */
+export function isProbeRequest(req: { url?: string; socket?: { localPort?: number } }): boolean {
+  const path = req.url?.split('?')[0];
+  if (path === '/healthz' || path === '/readyz/replica') return true;
+  const healthPort = Number(process.env.HEALTH_PORT);
+  return Number.isInteger(healthPort) && healthPort > 0 && req.socket?.localPort === healthPort;
 }
 
 /** Paths that carry a share link's token (the public player and its API), with the token replaced. */
