@@ -6,6 +6,7 @@ import type { NatsConnection } from 'nats';
 import { ConfigError, NatsServiceConfig } from './config';
 import { CheckFn } from './health';
 import { startHealthServer } from './health-server';
+import { setMetricsProcess } from './metrics';
 import { NATS_RECONNECT_FOREVER } from './nats-reconnect';
 import { NatsTraceInterceptor } from './nats-trace';
 import { HEALTH_CHECKS } from './service-kit.module';
@@ -29,6 +30,7 @@ export function configOrExit<T>(load: () => T): T {
  */
 export async function bootstrapService(service: ServiceName, module: Type | DynamicModule, config: NatsServiceConfig): Promise<void> {
   const logger = new Logger(`stemdeck-${service}`);
+  setMetricsProcess(service);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
     transport: Transport.NATS,
     options: { servers: [config.NATS_URL], queue: queueGroupOf(service), name: `stemdeck-${service}`, ...NATS_RECONNECT_FOREVER },
@@ -45,5 +47,5 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
     ...app.get<Record<string, CheckFn>>(HEALTH_CHECKS),
   };
   const health = await startHealthServer({ service, host: config.HEALTH_HOST, port: config.HEALTH_PORT, checks });
-  logger.log(`health probes on http://${config.HEALTH_HOST}:${health.port} (/healthz, /readyz)`);
+  logger.log(`health probes on http://${config.HEALTH_HOST}:${health.port} (/healthz, /readyz, /metrics)`);
 }

@@ -38,8 +38,19 @@ describe('startHealthServer', () => {
     expect(await live.json()).toEqual({ status: 'ok', service: 'media' });
   });
 
+  it('serves the process metrics in Prometheus text format', async () => {
+    const res = await fetch(url('/metrics'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await res.text();
+    expect(text).toMatch(/^# TYPE stemdeck_job_duration_seconds histogram$/m);
+    expect(text).toMatch(/^# TYPE stemdeck_storage_written_bytes_total counter$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+  });
+
   it('answers other paths 404 and other methods 405', async () => {
-    expect((await fetch(url('/metrics'))).status).toBe(404);
+    expect((await fetch(url('/metric'))).status).toBe(404);
+    expect((await fetch(url('/metrics'), { method: 'POST' })).status).toBe(405);
     expect((await fetch(url('/readyz'), { method: 'POST' })).status).toBe(405);
   });
 });

@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CheckFn, healthReport } from './health';
+import { METRICS_CONTENT_TYPE, metricsText } from './metrics';
 
 export interface HealthServerOptions {
   /** The service name reported in the answer. */
@@ -22,6 +23,7 @@ export interface HealthServer {
  * reaches whichever replica answers first). `/healthz`: the process serves requests (liveness; it never
  * looks at dependencies, so a database outage does not restart every pod). `/readyz`: the same report as
  * the service's NATS health request, 200 when every check passes and 503 naming the failing ones.
+ * `/metrics`: the process's Prometheus metrics (the port is the pod's, never the Ingress's).
  */
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const server: Server = createServer((req, res) => void answer(options, req, res));
@@ -47,6 +49,10 @@ async function answer(options: HealthServerOptions, req: IncomingMessage, res: S
   if (path === '/readyz') {
     const report = await healthReport(options.service, options.checks);
     return send(res, report.status === 'ok' ? 200 : 503, report);
+  }
+  if (path === '/metrics') {
+    res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }).end(await metricsText());
+    return;
   }
   send(res, 404, { error: 'not found' });
 }

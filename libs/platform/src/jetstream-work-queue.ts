@@ -12,6 +12,7 @@ import {
   StorageType,
 } from 'nats';
 import { ZodType } from 'zod';
+import { jetstreamRedeliveries, jobDuration, watchWorkQueue } from './metrics';
 import { NATS_RECONNECT_FOREVER } from './nats-reconnect';
 import { extractTraceContext, injectTraceHeaders, messagingAttributes, withSpan } from './nats-trace';
 
@@ -39,6 +40,11 @@ export interface WorkItem<T> {
   isLastAttempt: boolean;
   /** Tells JetStream the job is still being worked on, so ack_wait restarts. */
   heartbeat(): void;
+  /**
+   * Names the job's type and engine (or provider) for the job duration metric; a delivery never described
+   * (a job already gone) is not timed.
+   */
+  describe?(labels: { type: string; engine: string }): void;
 }
 
 export type WorkOutcome = 'done' | 'retry' | 'give-up';
@@ -53,6 +59,7 @@ export class JetStreamWorkQueue<T> {
   private connection?: NatsConnection;
   private messages?: ConsumerMessages;
   private loop?: Promise<void>;
+  private unwatch?: () => void;
 
   constructor(
     private readonly options: WorkQueueOptions,
@@ -109,6 +116,12 @@ export class JetStreamWorkQueue<T> {
     const connection = this.requireConnection();
     const consumer = await connection.jetstream().consumers.get(this.options.stream, this.options.durable);
     this.messages = await consumer.consume({ max_messages: 1 });
+    // The workers report their queue's backlog and redeliveries on every scrape.
+    const jsm = await connection.jetstreamManager();
+    this.unwatch = watchWorkQueue(async () => {
+      const info = await jsm.consumers.info(this.options.stream, this.options.durable);
+      return { stream: this.options.stream, consumer: this.options.durable, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered };
+    });
     const messages = this.messages;
     this.loop = (async () => {
       for await (const message of messages) await this.process(message, handle);
@@ -123,16 +136,21 @@ export class JetStreamWorkQueue<T> {
       return;
     }
     const deliveryCount = message.info.redeliveryCount;
+    if (deliveryCount > 1) jetstreamRedeliveries.inc({ stream: this.options.stream, consumer: this.options.durable });
+    let timed: { type: string; engine: string } | undefined;
+    const startedAt = performance.now();
     const item: WorkItem<T> = {
       payload: parsed.data,
       deliveryCount,
       isLastAttempt: deliveryCount >= this.options.maxDeliver,
       heartbeat: () => message.working(),
+      describe: (labels) => (timed = labels),
     };
+    let outcome: WorkOutcome | 'error' = 'error';
     // Heartbeats keep a long job from being redelivered to another worker while this one is alive.
     const keepAlive = setInterval(() => message.working(), Math.max(1000, this.options.ackWaitMs / 3));
     try {
-      const outcome = await withSpan(
+      outcome = await withSpan(
         `${this.options.subject} process`,
         { kind: SpanKind.CONSUMER, attributes: messagingAttributes(this.options.subject, 'process') },
         () => handle(item),
@@ -146,10 +164,12 @@ export class JetStreamWorkQueue<T> {
       this.logger.error(`job ${message.seq} failed: ${(error as Error).message}`);
     } finally {
       clearInterval(keepAlive);
+      if (timed) jobDuration.observe({ ...timed, outcome }, (performance.now() - startedAt) / 1000);
     }
   }
 
   async close(): Promise<void> {
+    this.unwatch?.();
     await this.messages?.close();
     await this.loop;
     await this.connection?.drain();

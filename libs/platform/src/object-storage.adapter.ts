@@ -1,5 +1,7 @@
 import { Client } from 'minio';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { countStorageWrite } from './metrics';
 
 /** Streams are uploaded in parts of this size (S3's minimum is 5 MiB), so memory stays flat however large the file. */
 const STREAM_PART_BYTES = 8 * 1024 * 1024;
@@ -51,6 +53,7 @@ export class ObjectStorageAdapter {
     let filled = 0;
     let uploadId: string | undefined;
     const parts: Array<{ part: number; etag: string }> = [];
+    let written = 0;
     const uploadPart = async () => {
       uploadId ??= await this.client.initiateNewMultipartUpload(this.bucket, key, { 'Content-Type': contentType });
       const partNumber = parts.length + 1;
@@ -59,6 +62,7 @@ export class ObjectStorageAdapter {
         part.subarray(0, filled),
       );
       parts.push({ part: partNumber, etag });
+      written += filled;
       filled = 0;
     };
     try {
@@ -73,6 +77,7 @@ export class ObjectStorageAdapter {
       if (!uploadId) return await this.putBuffer(key, part.subarray(0, filled), contentType);
       if (filled > 0) await uploadPart();
       await this.client.completeMultipartUpload(this.bucket, key, uploadId, parts);
+      countStorageWrite(key, written);
     } catch (error) {
       if (uploadId) await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
       throw error;
@@ -81,10 +86,12 @@ export class ObjectStorageAdapter {
 
   async putBuffer(key: string, body: Buffer, contentType = 'application/octet-stream'): Promise<void> {
     await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+    countStorageWrite(key, body.length);
   }
 
   async putFile(key: string, path: string, contentType = 'application/octet-stream'): Promise<void> {
     await this.client.fPutObject(this.bucket, key, path, { 'Content-Type': contentType });
+    countStorageWrite(key, (await stat(path).catch(() => undefined))?.size ?? 0);
   }
 
   async downloadFile(key: string, path: string): Promise<void> {
@@ -123,6 +130,13 @@ export class ObjectStorageAdapter {
       if (item.name) keys.push(item.name);
     }
     return keys;
+  }
+
+  /** What the objects under a prefix occupy, summed from the listing (one request per 1000 objects). */
+  async prefixBytes(prefix: string): Promise<number> {
+    let bytes = 0;
+    for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) bytes += item.size ?? 0;
+    return bytes;
   }
 
   /** Removes every object under a prefix (a project's or an upload's folder). */

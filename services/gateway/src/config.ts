@@ -1,10 +1,11 @@
-import { databaseConfigShape, env, loadConfig, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
+import { databaseConfigShape, env, loadConfig, metricsConfigShape, natsConfigShape, storageConfigShape } from '@stemdeck/platform';
 import { z } from 'zod';
 
 const gatewayShape = {
   ...natsConfigShape,
   ...databaseConfigShape,
   ...storageConfigShape,
+  ...metricsConfigShape,
   PORT: env.port(8080),
   /** Interface to bind; loopback unless deployed behind a proxy/ingress that needs 0.0.0.0. */
   HOST: z.string().default('127.0.0.1'),

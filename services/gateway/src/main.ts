@@ -6,12 +6,14 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { configOrExit } from '@stemdeck/platform';
+import { configOrExit, setMetricsProcess } from '@stemdeck/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AppModule } from './app.module';
 import { loadGatewayConfig } from './config';
 import { sendError } from './errors/error-body';
 import { serveFrontend } from './frontend/serve-frontend';
+import { serveGatewayMetrics } from './metrics/gateway-metrics';
+import { httpMetrics } from './metrics/http-metrics.middleware';
 import { browserSecurityHeaders } from './security/browser-security-headers';
 import { csrfProtection } from './security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from './session/session.middleware';
@@ -20,10 +22,13 @@ const KEEP_ALIVE_MS = 65_000;
 
 async function bootstrap(): Promise<void> {
   const config = configOrExit(loadGatewayConfig);
+  setMetricsProcess('gateway');
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false });
   const http = app.getHttpAdapter().getInstance();
   http.disable('x-powered-by');
   if (config.TRUST_PROXY) http.set('trust proxy', 1);
+  // Before everything else, so every answer is counted and timed.
+  http.use(httpMetrics());
   // First, so every answer carries them: pages, assets, API answers, 404s and errors.
   http.use(browserSecurityHeaders(config.publicUrl));
 
@@ -40,6 +45,7 @@ async function bootstrap(): Promise<void> {
   app.enableShutdownHooks();
 
   const server = await app.listen(config.PORT, config.HOST);
+  await serveGatewayMetrics(config);
   // An idle keep-alive connection is closed by the client or the ingress in front, not by us first: a server
   // closing it just as a client sends a POST on it fails that request ("other side closed"; undici does not
   // retry a POST), and ingress idle timeouts are 60 s. Node's default is 5 s.

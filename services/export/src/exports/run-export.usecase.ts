@@ -47,6 +47,8 @@ export class RunExportUseCase {
     const doc = await this.exports.findOwned(ownerId, exportId);
     if (!doc) return 'give-up';
     if (doc.status !== 'processing') return 'done';
+    // Exports run locally; their engine label says what is exported (audio files or project data).
+    item.describe?.({ type: 'export', engine: doc.kind });
     const attempts = this.settings.EXPORT_MAX_DELIVER;
     if (item.deliveryCount > attempts) {
       this.logger.error(`export ${exportId}: every one of ${attempts} attempts died without answering; marking it failed`);

@@ -5,7 +5,7 @@ import { LIVE_PROTOCOL_VERSION, MAX_LIVE_MESSAGE_BYTES, parseClientFrame, type L
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator } from '@stemdeck/platform';
+import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator, websocketConnections, websocketMessages } from '@stemdeck/platform';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { requestOrigin } from '../security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from '../session/session.middleware';
@@ -123,20 +123,27 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     const sockets = this.socketsByUser.get(user.id) ?? new Map<string, WebSocket>();
     sockets.set(connectionId, ws);
     this.socketsByUser.set(user.id, sockets);
+    websocketConnections.inc();
     const client: LiveClient = {
       user,
       connectionId,
       send: (message) => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+        if (ws.readyState !== WebSocket.OPEN) return;
+        ws.send(JSON.stringify(message));
+        websocketMessages.inc({ direction: 'sent' });
       },
     };
     ws.on('close', () => {
+      websocketConnections.dec();
       sockets.delete(connectionId);
       if (sockets.size === 0) this.socketsByUser.delete(user.id);
       for (const listener of this.closeListeners) listener(client);
     });
     ws.on('error', (error) => this.logger.warn(`socket error for ${user.id}: ${error.message}`));
-    ws.on('message', (data, isBinary) => void this.dispatch(client, data as Buffer, isBinary));
+    ws.on('message', (data, isBinary) => {
+      websocketMessages.inc({ direction: 'received' });
+      void this.dispatch(client, data as Buffer, isBinary);
+    });
     client.send({ type: 'welcome', userId: user.id, connectionId, protocol: LIVE_PROTOCOL_VERSION });
   }
 

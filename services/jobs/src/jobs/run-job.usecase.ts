@@ -45,6 +45,7 @@ export class RunJobUseCase {
     const job = await this.jobs.findOwned(ownerId, jobId);
     if (!job) return 'give-up';
     if (job.status !== 'processing') return 'done';
+    item.describe?.({ type: job.type, engine: job.provider });
     const runner: JobRunner = this.runners[job.type];
     const attempts = this.config.JOBS_MAX_DELIVER;
     // Whether its outputs may already be pointed at (an earlier delivery, or this one, began finishing).

@@ -13,6 +13,7 @@ export class SeparationWorker implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationBootstrap(): Promise<void> {
     return this.queue.start(async (item) => {
+      item.describe?.({ type: 'separation', engine: item.payload.engine });
       try {
         return await this.runSeparation.execute(item);
       } finally {
