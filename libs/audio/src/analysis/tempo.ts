@@ -13,8 +13,8 @@ import type { OnsetEnvelope } from './onset';
  *    first four multiples of its period (a true beat period is supported by all of them, a chance peak is not),
  *    times the broad log-normal preference for tempi near 120 BPM (σ = 1 octave) of step 4.
  * 4. Metrical level (tempo-octave.ts): of the chosen tempo, its half and its double (those in range), the one a
- *    listener would tap: the kick–snare backbeat one beat apart, beats of even strength, and the preference
- *    for tempi near 120 BPM.
+ *    musician would tap: how the cymbals, kick and snare subdivide each candidate's beat, beats of even
+ *    strength, and a preference over tempo, weighed by a model fitted on labelled development material.
  * 5. Refinement: the comb maximised again within ±3 % on a 0.01 BPM grid, now over every multiple of the period
  *    up to 20 s of lag (the more periods, the sharper the peak), with linear interpolation between lags. The
  *    result is rounded to 0.1 BPM.
@@ -44,21 +44,9 @@ const MIN_PULSE_POWER = 0.01 ** 2;
 
 export function estimateTempo(onsets: OnsetEnvelope): TempoEstimate {
   const fps = onsets.framesPerSecond;
-  const pulse = pulseSignal(onsets.strength, fps);
-  const acf = autocorrelation(pulse, Math.ceil(REFINE_LAG_SECONDS * fps));
-  const fallback = { bpm: TEMPO_FALLBACK_BPM, periodFrames: (60 * fps) / TEMPO_FALLBACK_BPM, pulseClarity: 0, autocorrelation: acf };
-  const baseline = squaredMean(pulse);
-  if (acf[0] < MIN_PULSE_POWER || !(acf[0] > baseline)) return fallback;
-  const clarityAt = (periodFrames: number) =>
-    Math.max(0, Math.min(1, (combScore(acf, periodFrames, COMB_PERIODS) - baseline) / (acf[0] - baseline)));
+  const { acf, best, clarityAt } = combSearch(onsets);
   const period = (bpm: number) => (60 * fps) / bpm;
-  let best = MIN_BPM;
-  let bestScore = -Infinity;
-  for (let bpm = MIN_BPM; bpm <= MAX_BPM; bpm += 0.5) {
-    const score = combScore(acf, period(bpm), COMB_PERIODS) * tempoPrior(bpm);
-    if (score > bestScore) [best, bestScore] = [bpm, score];
-  }
-  if (clarityAt(period(best)) < MIN_CLARITY) return fallback;
+  if (best === null) return { bpm: TEMPO_FALLBACK_BPM, periodFrames: period(TEMPO_FALLBACK_BPM), pulseClarity: 0, autocorrelation: acf };
   const chosen = chooseMetricalLevel(onsets, best, MIN_BPM, MAX_BPM);
   const refined = refine(acf, chosen, period);
   return {
@@ -67,6 +55,31 @@ export function estimateTempo(onsets: OnsetEnvelope): TempoEstimate {
     pulseClarity: clarityAt(period(refined)),
     autocorrelation: acf,
   };
+}
+
+/** The metrical levels the level choice weighs for these onsets (steps 1–3 above); none without a pulse. */
+export function metricalCandidates(onsets: OnsetEnvelope): number[] {
+  const { best } = combSearch(onsets);
+  return best === null ? [] : [best / 2, best, best * 2].filter((bpm) => bpm >= MIN_BPM && bpm <= MAX_BPM);
+}
+
+/** Steps 1–3: the comb's best tempo on the 0.5 BPM grid, or null when there is no pulse (see above). */
+function combSearch(onsets: OnsetEnvelope) {
+  const fps = onsets.framesPerSecond;
+  const pulse = pulseSignal(onsets.strength, fps);
+  const acf = autocorrelation(pulse, Math.ceil(REFINE_LAG_SECONDS * fps));
+  const baseline = squaredMean(pulse);
+  const clarityAt = (periodFrames: number) =>
+    Math.max(0, Math.min(1, (combScore(acf, periodFrames, COMB_PERIODS) - baseline) / (acf[0] - baseline)));
+  if (acf[0] < MIN_PULSE_POWER || !(acf[0] > baseline)) return { acf, best: null, clarityAt };
+  const period = (bpm: number) => (60 * fps) / bpm;
+  let best = MIN_BPM;
+  let bestScore = -Infinity;
+  for (let bpm = MIN_BPM; bpm <= MAX_BPM; bpm += 0.5) {
+    const score = combScore(acf, period(bpm), COMB_PERIODS) * tempoPrior(bpm);
+    if (score > bestScore) [best, bestScore] = [bpm, score];
+  }
+  return { acf, best: clarityAt(period(best)) < MIN_CLARITY ? null : best, clarityAt };
 }
 
 function squaredMean(signal: Float32Array): number {

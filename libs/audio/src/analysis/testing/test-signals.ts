@@ -111,6 +111,37 @@ export function drumGroove({ bpm, beatsPerBar, seconds, sampleRate = 44100, kick
   return toStereo(out, sampleRate);
 }
 
+export interface PatternGrooveOptions {
+  bpm: number;
+  seconds: number;
+  /** One bar of sixteenth steps per voice ('x' a hit, 'o' a ghost stroke at 40 %, '.' a rest), 16 characters each. */
+  kick: string;
+  snare: string;
+  hats: string;
+  sampleRate?: number;
+}
+
+/**
+ * A drum groove written as one bar of sixteenths per voice (kick, snare, closed hats), looped: the grooves whose
+ * tapped level differs from the plain backbeat's (a half-time snare on 3, a one-drop).
+ */
+export function patternGroove({ bpm, seconds, kick: kickSteps, snare: snareSteps, hats, sampleRate = 44100 }: PatternGrooveOptions): StereoAudio {
+  const out = new Float32Array(round(seconds * sampleRate));
+  const voices = [
+    { steps: kickSteps, sound: kick(sampleRate), gain: 0.7 },
+    { steps: snareSteps, sound: snareDrum(sampleRate), gain: 0.5 },
+    { steps: hats, sound: highPassed(decayingNoise(0.05, 0.01, 13, sampleRate)), gain: 0.2 },
+  ];
+  const step = 60 / bpm / 4;
+  for (let index = 0; index * step < seconds; index++) {
+    for (const voice of voices) {
+      const stroke = voice.steps[index % 16];
+      if (stroke === 'x' || stroke === 'o') addAt(out, voice.sound, index * step * sampleRate, stroke === 'x' ? voice.gain : 0.4 * voice.gain);
+    }
+  }
+  return toStereo(out, sampleRate);
+}
+
 function highPassed(samples: Float32Array): Float32Array {
   const out = new Float32Array(samples.length);
   for (let i = 1; i < samples.length; i++) out[i] = 0.5 * (samples[i] - samples[i - 1]);
