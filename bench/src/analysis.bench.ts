@@ -5,8 +5,9 @@
  * instrumental: drums + bass + other), and analysis time with the real-time factor (the development set's 4-minute
  * track included). Ends with a JSON summary line.
  *
- *   npm run bench:analysis -- [--set dev|heldout|both] [--dir PATH]
- * `--set` defaults to both; `--dir` scores one set at that directory instead.
+ *   npm run bench:analysis -- [--set dev|heldout|heldout2|both|all] [--dir PATH]
+ * `--set` defaults to all (development, held-out and the second held-out set, each when generated); `--dir`
+ * scores one set at that directory instead (a tempo tuning set, say).
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -36,7 +37,7 @@ interface TrackResult {
 }
 
 function parseArgs(argv: string[]) {
-  const { sets, rest } = parseSetArgs(argv);
+  const { sets, rest } = parseSetArgs(argv, 'all');
   if (rest.length > 0) throw new Error(`unknown argument ${rest[0]} (expected ${SET_OPTIONS_HELP})`);
   return { sets };
 }

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { loadEvalSet, type EvalTrack } from './load';
-import { DEFAULT_EVAL_SET_DIR, DEFAULT_HELDOUT_SET_DIR, INDEX_FILE, type EvalSetIndex } from './meta';
+import { DEFAULT_EVAL_SET_DIR, DEFAULT_HELDOUT_SET_DIR, defaultHeldoutSetDir, INDEX_FILE, type EvalSetIndex } from './meta';
 
 /**
  * Which evaluation sets a benchmark scores: the development set (tuning allowed), the held-out set
  * (reported only), or both — or one set at a given directory.
  */
-export type SetName = 'dev' | 'heldout';
+export type SetName = 'dev' | 'heldout' | 'heldout2';
 
 export interface SetRequest {
   /** 'dev', 'heldout', or for --dir the directory's own name. */
@@ -25,16 +25,18 @@ export interface LoadedSet extends SetRequest {
 const KNOWN: Record<SetName, Omit<SetRequest, 'name'>> = {
   dev: { label: 'development', dir: DEFAULT_EVAL_SET_DIR, generate: 'npm run bench:eval-set' },
   heldout: { label: 'held-out', dir: DEFAULT_HELDOUT_SET_DIR, generate: 'npm run bench:eval-set -- --set heldout' },
+  // A second held-out set from the same sources, drawn from seed 2: scored once, with the final tempo code.
+  heldout2: { label: 'held-out-2', dir: defaultHeldoutSetDir(2), generate: 'npm run bench:eval-set -- --set heldout --seed 2' },
 };
 
-export const SET_OPTIONS_HELP = '--set dev|heldout|both (default both) or --dir PATH (one set)';
+export const SET_OPTIONS_HELP = '--set dev|heldout|heldout2|both|all (default both: dev and heldout; all adds heldout2) or --dir PATH (one set)';
 
 /**
  * Takes `--set dev|heldout|both` and `--dir PATH` out of `argv` (the rest is returned for the
  * benchmark's own options). `--dir` scores just that directory, named after what its index says it is.
  */
-export function parseSetArgs(argv: string[]): { sets: SetRequest[]; rest: string[] } {
-  let setArg = 'both';
+export function parseSetArgs(argv: string[], defaultSet: 'both' | 'all' = 'both'): { sets: SetRequest[]; rest: string[] } {
+  let setArg: string = defaultSet;
   let dir: string | undefined;
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -44,8 +46,9 @@ export function parseSetArgs(argv: string[]): { sets: SetRequest[]; rest: string
   }
   if (dir) return { sets: [requestForDir(dir)], rest };
   if (setArg === 'both') return { sets: (['dev', 'heldout'] as const).map((name) => ({ name, ...KNOWN[name] })), rest };
-  if (setArg === 'dev' || setArg === 'heldout') return { sets: [{ name: setArg, ...KNOWN[setArg] }], rest };
-  throw new Error(`--set must be dev, heldout or both, got ${setArg}`);
+  if (setArg === 'all') return { sets: (['dev', 'heldout', 'heldout2'] as const).map((name) => ({ name, ...KNOWN[name] })), rest };
+  if (setArg === 'dev' || setArg === 'heldout' || setArg === 'heldout2') return { sets: [{ name: setArg, ...KNOWN[setArg] }], rest };
+  throw new Error(`--set must be dev, heldout, heldout2, both or all, got ${setArg}`);
 }
 
 /** Loads each requested set; a missing one is reported with the command that makes it, and skipped. */
@@ -69,14 +72,15 @@ export function devAndHeldout<T extends { name: string }>(sets: T[]): { dev: T; 
 }
 
 function requestForDir(dir: string): SetRequest {
-  let set: EvalSetIndex['set'] | undefined;
+  let index: EvalSetIndex | undefined;
   try {
-    set = (JSON.parse(readFileSync(path.join(dir, INDEX_FILE), 'utf8')) as EvalSetIndex).set;
+    index = JSON.parse(readFileSync(path.join(dir, INDEX_FILE), 'utf8')) as EvalSetIndex;
   } catch {
     // Reported by loadSets.
   }
-  const name: string = set === 'full' ? 'dev' : set === 'heldout' ? 'heldout' : path.basename(dir);
-  const known = name === 'dev' || name === 'heldout' ? KNOWN[name] : undefined;
+  const heldoutName = index?.seed === undefined ? 'heldout' : index.seed === 2 ? 'heldout2' : path.basename(dir);
+  const name: string = index?.set === 'full' ? 'dev' : index?.set === 'heldout' ? heldoutName : path.basename(dir);
+  const known = name === 'dev' || name === 'heldout' || name === 'heldout2' ? KNOWN[name] : undefined;
   return { name, label: known?.label ?? name, dir, generate: known?.generate ?? `npm run bench:eval-set -- --set dev|heldout --out ${dir}` };
 }
 
