@@ -33,6 +33,9 @@ export function stackProfile(profile) {
     otlp: envPort('OTLP_SINK_PORT', 4318 + offset),
     // Each NATS service's HTTP probe port (/healthz, /readyz): this base + 1 + its place in SERVICES.
     serviceHealthBase: envPort('SERVICE_HEALTH_PORT_BASE', 8290 + offset),
+    // Each gateway replica's Prometheus /metrics (its own port: the studio's is public).
+    gatewayMetrics: envPort('GATEWAY_METRICS_PORT', 9464 + offset),
+    gateway2Metrics: envPort('GATEWAY_2_METRICS_PORT', 9465 + offset),
     // The trace viewer (Zipkin): its UI and API, and where every process sends its spans.
     zipkin: envPort('ZIPKIN_PORT', 9411 + offset),
   };
@@ -296,11 +299,11 @@ export async function startApps(stack, extraEnv = {}) {
     supervise(start(), start);
   }
   const replicas = [
-    { name: 'gateway', port: stack.ports.gateway, env: { ...env, ALLOWED_ORIGINS: withOrigins(env.ALLOWED_ORIGINS, [stack.publicUrl2]) } },
+    { name: 'gateway', port: stack.ports.gateway, env: { ...env, METRICS_PORT: String(stack.ports.gatewayMetrics), ALLOWED_ORIGINS: withOrigins(env.ALLOWED_ORIGINS, [stack.publicUrl2]) } },
     {
       name: 'gateway-2',
       port: stack.ports.gateway2,
-      env: { ...env, PORT: String(stack.ports.gateway2), PUBLIC_URL: stack.publicUrl2, ALLOWED_ORIGINS: withOrigins(env.ALLOWED_ORIGINS, [stack.publicUrl]) },
+      env: { ...env, PORT: String(stack.ports.gateway2), METRICS_PORT: String(stack.ports.gateway2Metrics), PUBLIC_URL: stack.publicUrl2, ALLOWED_ORIGINS: withOrigins(env.ALLOWED_ORIGINS, [stack.publicUrl]) },
     },
   ];
   await Promise.all(

@@ -82,6 +82,8 @@ const testEnv = {
   // Past the guard, for the spec that proves the guard catches a deliberate unacknowledged write.
   MONGODB_DIRECT_URI: stack.appEnv.MONGODB_URI,
   // Each NATS service's HTTP probe port, by service name.
+  // Each gateway replica's /metrics (its own port).
+  STEMDECK_GATEWAY_METRICS: JSON.stringify([stack.ports.gatewayMetrics, stack.ports.gateway2Metrics].map((port) => `http://127.0.0.1:${port}/metrics`)),
   STEMDECK_SERVICE_HEALTH: JSON.stringify(Object.fromEntries(SERVICES.map((name) => [name, `http://127.0.0.1:${serviceHealthPort(stack, name)}`]))),
   // The stack runs in production mode; the tests themselves do not (React's test helpers need it).
   NODE_ENV: 'test',

@@ -116,7 +116,8 @@ export class JetStreamWorkQueue<T> {
     const connection = this.requireConnection();
     const consumer = await connection.jetstream().consumers.get(this.options.stream, this.options.durable);
     this.messages = await consumer.consume({ max_messages: 1 });
-    // The workers report their queue's backlog and redeliveries on every scrape.
+    // The workers report their queue's backlog and redeliveries on every scrape; the counter starts at 0.
+    jetstreamRedeliveries.inc({ stream: this.options.stream, consumer: this.options.durable }, 0);
     const jsm = await connection.jetstreamManager();
     this.unwatch = watchWorkQueue(async () => {
       const info = await jsm.consumers.info(this.options.stream, this.options.durable);
