@@ -23,7 +23,7 @@ interface Violation {
  * the browser's `securitypolicyviolation` events, reported to the test as they happen (so a navigation loses
  * none), and its console lines about the policy.
  */
-async function recordViolations(context: BrowserContext): Promise<{ events: Violation[]; consoleLines: string[] }> {
+async function recordViolations(context: BrowserContext): Promise<(stage: string) => void> {
   const events: Violation[] = [];
   const consoleLines: string[] = [];
   await context.exposeBinding('reportCspViolation', ({ page }, violation: Omit<Violation, 'page'>) => void events.push({ page: page.url(), ...violation }));
@@ -36,7 +36,8 @@ async function recordViolations(context: BrowserContext): Promise<{ events: Viol
   const watch = (page: Page) => page.on('console', (message) => /Content.Security.Policy/i.test(message.text()) && consoleLines.push(`${page.url()}: ${message.text()}`));
   context.pages().forEach(watch);
   context.on('page', watch);
-  return { events, consoleLines };
+  /** Checked after each stage of the walk, so a violation fails the test where it happened. */
+  return (stage) => expect({ stage, violations: events, console: consoleLines }).toEqual({ stage, violations: [], console: [] });
 }
 
 /** A heading a person can read: in the viewport, on top, legible against what is behind it (so the styles applied). */
@@ -54,7 +55,7 @@ describe('the studio under its Content-Security-Policy', () => {
 
   it('studio, mixer, visualizer and its output window, /music, OSC output and /collaborate run without a single violation', async () => {
     const page = chromium.page;
-    const violations = await recordViolations(chromium.context);
+    const expectNoViolations = await recordViolations(chromium.context);
     const policy = (await page.request.get(`${BASE_URL}/`)).headers()['content-security-policy'];
     expect(policy).toMatch(/style-src 'self' 'nonce-/);
 
@@ -72,6 +73,7 @@ describe('the studio under its Content-Security-Policy', () => {
     await mute.click();
     await page.waitForFunction(() => document.querySelector('button[aria-label="Mute vocals"]')?.getAttribute('aria-pressed') === 'true');
     await expectInViewport(page, 'stem-vocals');
+    expectNoViolations('studio: upload, stems, Play, mute');
 
     // The visualizer in its eval-free Milkdrop mode, then the output window it opens.
     await page.getByTestId('sidebar').getByRole('button', { name: 'Video & Visuals' }).click();
@@ -90,6 +92,7 @@ describe('the studio under its Content-Security-Policy', () => {
     await output.waitForTimeout(1_000);
     await transport.getByRole('button', { name: 'Pause', exact: true }).click();
     await output.close();
+    expectNoViolations('visualizer and output window');
 
     // OSC output to the local bridge (connect-src names it): found and connected.
     bridge = new OscBridge({ port: BRIDGE_PORT, target: { host: '127.0.0.1', port: 9 }, allowedOrigins: [] });
@@ -98,6 +101,7 @@ describe('the studio under its Content-Security-Policy', () => {
     await page.getByRole('button', { name: 'Turn on OSC output' }).click();
     await page.locator('[data-testid="osc-status"][data-state="connected"]').waitFor({ timeout: 15_000 });
     expect(await page.getByTestId('osc-status').innerText()).toBe('OSC bridge: connected → 127.0.0.1:9');
+    expectNoViolations('OSC output');
 
     // /music: its instruments make sound (Tone.js's clock runs in a blob: worker).
     await page.goto(`${BASE_URL}/music`);
@@ -115,6 +119,7 @@ describe('the studio under its Content-Security-Policy', () => {
     await song.getByRole('button', { name: 'Stop' }).waitFor();
     await page.waitForTimeout(1_000);
     await song.getByRole('button', { name: 'Stop' }).click();
+    expectNoViolations('/music');
 
     // /collaborate: a session on the song, live over /ws, a pad hit and a shared Play.
     await page.goto(`${BASE_URL}/collaborate`);
@@ -132,6 +137,6 @@ describe('the studio under its Content-Security-Policy', () => {
     await page.getByTestId('session-play').click();
     await page.waitForTimeout(1_500);
 
-    expect({ violations: violations.events, console: violations.consoleLines }).toEqual({ violations: [], console: [] });
+    expectNoViolations('/collaborate');
   });
 });
