@@ -61,6 +61,9 @@ describe('metrics', () => {
     const stopB = watchWorkQueue(async () => Promise.reject(new Error('no responders')));
     expect(await valueOf(jetstreamPending, { stream: 'A', consumer: 'a' })).toBe(3);
     pending = 0;
+    // The gauges of one scrape share one read; the next scrape reads again.
+    expect(await valueOf(jetstreamPending, { stream: 'A', consumer: 'a' })).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await valueOf(jetstreamPending, { stream: 'A', consumer: 'a' })).toBe(0);
     expect(await valueOf(jetstreamRedelivered, { stream: 'A', consumer: 'a' })).toBe(2);
     expect((await jetstreamPending.get()).values).toHaveLength(1);

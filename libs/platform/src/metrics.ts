@@ -90,13 +90,26 @@ const workQueueSources = new Set<WorkQueueStateSource>();
 /** Registers a work queue whose consumer state every scrape reads; returns how to stop reading it. */
 export function watchWorkQueue(source: WorkQueueStateSource): () => void {
   workQueueSources.add(source);
-  return () => workQueueSources.delete(source);
+  sharedRead = undefined;
+  return () => {
+    workQueueSources.delete(source);
+    sharedRead = undefined;
+  };
 }
 
 /** Reads every registered queue's state; a queue that does not answer (NATS away) is left out of this scrape. */
-async function workQueueStates(): Promise<WorkQueueState[]> {
+async function readWorkQueueStates(): Promise<WorkQueueState[]> {
   const states = await Promise.all([...workQueueSources].map((source) => source().catch(() => undefined)));
   return states.filter((state): state is WorkQueueState => state !== undefined);
+}
+
+/** One read per scrape: the three queue gauges collect within moments of each other and share it. */
+const SHARED_READ_MS = 500;
+let sharedRead: { at: number; states: Promise<WorkQueueState[]> } | undefined;
+function workQueueStates(): Promise<WorkQueueState[]> {
+  const now = performance.now();
+  if (!sharedRead || now - sharedRead.at > SHARED_READ_MS) sharedRead = { at: now, states: readWorkQueueStates() };
+  return sharedRead.states;
 }
 
 function queueGauge(name: string, help: string, value: (state: WorkQueueState) => number): Gauge<'stream' | 'consumer'> {
