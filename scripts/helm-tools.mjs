@@ -110,7 +110,7 @@ function generateSchemas() {
 
 function moduleDir(module) {
   const download = spawnSync('go', ['mod', 'download', '-json', module], { encoding: 'utf8', cwd: BIN_DIR, env: { ...process.env, GOFLAGS: '-mod=mod', GO111MODULE: 'on' } });
-  if (download.error || download.status !== 0) throw new Error(`go mod download ${module} failed: ${download.stderr || download.stdout}`);
+  if (download.error || download.status !== 0) throw new Error(`go mod download ${module} failed: ${download.error?.message ?? (download.stderr || download.stdout)}`);
   return JSON.parse(download.stdout).Dir;
 }
 
