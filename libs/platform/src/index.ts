@@ -10,6 +10,7 @@ export * from './object-storage.adapter';
 export * from './service-kit.module';
 export * from './bootstrap';
 export * from './rpc-reply';
+export * from './unavailable-dependency';
 export * from './jetstream-work-queue';
 export * from './nats-event-bus';
 export * from './nats-reconnect';

@@ -6,7 +6,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { configOrExit, setMetricsProcess } from '@stemdeck/platform';
+import { configOrExit, setMetricsProcess, unavailableDependencyMessage } from '@stemdeck/platform';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AppModule } from './app.module';
 import { loadGatewayConfig } from './config';
@@ -41,6 +41,12 @@ async function bootstrap(): Promise<void> {
     next(error);
   });
   app.use(app.get<RequestHandler>(SESSION_MIDDLEWARE));
+  // The session store is in the database: while it is unreachable, a plain 503 instead of express's 500 page.
+  app.use((error: Error, _req: Request, res: Response, next: NextFunction) => {
+    const unavailable = unavailableDependencyMessage(error);
+    if (unavailable && !res.headersSent) return sendError(res, 503, unavailable);
+    next(error);
+  });
   app.use(csrfProtection(config.allowedOrigins));
   app.enableShutdownHooks();
 

@@ -5,7 +5,8 @@ import { SESSION_COOKIE } from '../session/session.middleware';
 import type { SessionUser } from '../session/session-user';
 import { OidcAdapter } from './oidc.adapter';
 import { currentUser, SignedInGuard } from './signed-in.guard';
-import { BeginLoginUseCase } from './usecases/begin-login.usecase';
+import { signInUnavailablePage } from './sign-in-unavailable.page';
+import { BeginLoginUseCase, SignInUnavailableError } from './usecases/begin-login.usecase';
 import { CompleteLoginUseCase } from './usecases/complete-login.usecase';
 
 const promisify = (fn: (cb: (err?: unknown) => void) => void) =>
@@ -21,9 +22,16 @@ export class AuthController {
     private readonly oidc: OidcAdapter,
   ) {}
 
+  /** Sends the browser to the provider's sign-in; a plain 503 page when the provider does not answer. */
   @Get('login')
   async login(@Req() req: Request, @Res() res: Response, @Query('returnTo') returnTo?: string): Promise<void> {
-    const { redirectUrl, pending } = await this.beginLogin.execute(returnTo);
+    const started = await this.beginLogin.execute(returnTo).catch((error: Error) => {
+      if (!(error instanceof SignInUnavailableError)) throw error;
+      res.status(503).type('html').send(signInUnavailablePage(error.message));
+      return undefined;
+    });
+    if (!started) return;
+    const { redirectUrl, pending } = started;
     req.session.pendingLogin = pending;
     await promisify((cb) => req.session.save(cb));
     res.redirect(302, redirectUrl);

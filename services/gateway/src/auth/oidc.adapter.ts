@@ -48,9 +48,15 @@ export class OidcAdapter {
     return this.configuration;
   }
 
-  /** Readiness probe: the provider's discovery document was loaded. */
+  /**
+   * Readiness probe, and the check before sending a browser to sign in: the provider answers its discovery
+   * document now (within 3 s), not just once at some earlier time.
+   */
   async ping(): Promise<void> {
     await this.discover();
+    const discovery = new URL(`${this.config.OIDC_ISSUER_URL.replace(/\/$/, '')}/.well-known/openid-configuration`);
+    const response = await fetch(discovery, { signal: AbortSignal.timeout(3000) });
+    if (!response.ok) throw new Error(`identity provider answered ${response.status}`);
   }
 
   async createAuthorizationRequest(): Promise<AuthorizationRequest> {

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { DomainError } from './domain-error';
 import { errorBody } from './error-body';
+import { unavailableDependencyMessage } from '@stemdeck/platform';
 
 function messageOf(exception: HttpException): string {
   const response = exception.getResponse();
@@ -13,8 +14,9 @@ function messageOf(exception: HttpException): string {
 }
 
 /**
- * One place maps errors to HTTP: domain errors and HttpExceptions keep their status and message; anything
- * else is a 500 whose cause is logged with the errorId the client receives (no stack traces to clients).
+ * One place maps errors to HTTP: domain errors and HttpExceptions keep their status and message;
+ * an unreachable dependency is a 503 with a plain message; anything else is a 500 whose cause is logged with
+ * the errorId the client receives (no stack traces to clients).
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
@@ -26,7 +28,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
     let body;
     if (exception instanceof DomainError) body = errorBody(exception.status, exception.message);
     else if (exception instanceof HttpException) body = errorBody(exception.getStatus(), messageOf(exception));
-    else {
+    else if (unavailableDependencyMessage(exception)) {
+      body = errorBody(HttpStatus.SERVICE_UNAVAILABLE, unavailableDependencyMessage(exception)!);
+      this.logger.warn(`errorId=${body.errorId} a dependency did not answer: ${(exception as Error)?.message ?? String(exception)}`);
+    } else {
       body = errorBody(HttpStatus.INTERNAL_SERVER_ERROR, 'Internal server error');
       this.logger.error(`errorId=${body.errorId} ${(exception as Error)?.stack ?? String(exception)}`);
     }
