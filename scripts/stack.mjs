@@ -195,11 +195,13 @@ export async function startInfra(stack, { fresh = false } = {}) {
     natsConf,
     `listen: 127.0.0.1:${ports.nats}\nhttp: 127.0.0.1:${ports.natsMonitor}\nmax_payload: 1MB\njetstream {\n  store_dir: "${join(natsDir, 'jetstream')}"\n}\n`,
   );
-  const nats = launch('nats', 'nats-server', ['-c', natsConf], { logDir });
+  const nats = infraComponent('nats', () => launch('nats', 'nats-server', ['-c', natsConf], { logDir }), (entry) =>
+    waitFor(entry, 'JetStream ready', httpOk(`http://127.0.0.1:${ports.natsMonitor}/healthz?js-enabled-only=true`), 30_000),
+  );
 
   const ferretDir = join(dataDir, 'ferretdb');
   mkdirSync(ferretDir, { recursive: true });
-  const ferretdb = launch(
+  const ferretdb = infraComponent('ferretdb', () => launch(
     'ferretdb',
     join(TOOLS, 'bin', 'ferretdb'),
     [
@@ -212,11 +214,11 @@ export async function startInfra(stack, { fresh = false } = {}) {
       '--log-level=warn',
     ],
     { logDir },
-  );
+  ), (entry) => waitFor(entry, 'accepting connections', tcpOpen(ports.ferretdb), 30_000));
 
   const minioDir = join(dataDir, 'minio');
   mkdirSync(minioDir, { recursive: true });
-  const minio = launch(
+  const minio = infraComponent('minio', () => launch(
     'minio',
     join(TOOLS, 'bin', 'minio'),
     ['server', '--quiet', '--address', `127.0.0.1:${ports.minio}`, '--console-address', `127.0.0.1:${ports.minioConsole}`, minioDir],
@@ -224,13 +226,15 @@ export async function startInfra(stack, { fresh = false } = {}) {
       logDir,
       env: { MINIO_ROOT_USER: stack.s3.accessKey, MINIO_ROOT_PASSWORD: stack.s3.secretKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
     },
-  );
+  ), (entry) => waitFor(entry, 'ready', httpOk(`http://127.0.0.1:${ports.minio}/minio/health/ready`), 60_000));
 
-  const zipkin = startTraceViewer(stack, logDir);
+  const zipkin = infraComponent('zipkin', () => startTraceViewer(stack, logDir), (entry) =>
+    waitFor(entry, 'trace viewer ready', httpOk(`http://127.0.0.1:${ports.zipkin}/health`), 120_000),
+  );
 
   const keycloakHome = join(TOOLS, 'keycloak');
   writeRealm(stack, keycloakHome);
-  const keycloak = launch(
+  const keycloak = infraComponent('keycloak', () => launch(
     'keycloak',
     join(keycloakHome, 'bin', 'kc.sh'),
     [
@@ -244,16 +248,55 @@ export async function startInfra(stack, { fresh = false } = {}) {
       '--health-enabled=true',
     ],
     { logDir, env: { JAVA_OPTS_KC_HEAP: '-XX:MaxRAMPercentage=10 -XX:InitialRAMPercentage=2' } },
-  );
+  ), (entry) => waitFor(entry, 'realm served', httpOk(`http://127.0.0.1:${ports.keycloak}/realms/stemdeck/.well-known/openid-configuration`), 240_000));
 
-  await Promise.all([
-    waitFor(nats, 'JetStream ready', httpOk(`http://127.0.0.1:${ports.natsMonitor}/healthz?js-enabled-only=true`), 30_000),
-    waitFor(ferretdb, 'accepting connections', tcpOpen(ports.ferretdb), 30_000),
-    waitFor(minio, 'ready', httpOk(`http://127.0.0.1:${ports.minio}/minio/health/ready`), 60_000),
-    waitFor(zipkin, 'trace viewer ready', httpOk(`http://127.0.0.1:${ports.zipkin}/health`), 120_000),
-    waitFor(keycloak, 'realm served', httpOk(`http://127.0.0.1:${ports.keycloak}/realms/stemdeck/.well-known/openid-configuration`), 240_000),
-  ]);
+  await Promise.all([nats, ferretdb, minio, zipkin, keycloak].map((component) => component.ready(component.entry)));
   log(`infrastructure ready (logs in ${logDir})`);
+}
+
+/**
+ * The infrastructure processes by name, each with its own launch (same arguments and data folder every
+ * time) and readiness probe, so the fault specs can stop one and start it again (`npm test`'s control port).
+ */
+const infraComponents = new Map();
+
+function infraComponent(name, relaunch, ready) {
+  const component = { entry: relaunch(), relaunch, ready };
+  infraComponents.set(name, component);
+  return component;
+}
+
+function knownInfra(name) {
+  const component = infraComponents.get(name);
+  if (!component) throw new Error(`no infrastructure component named ${name} (known: ${[...infraComponents.keys()].join(', ')})`);
+  return component;
+}
+
+/** Stops one infrastructure process (SIGKILL: a crash, not a shutdown) and waits until it has exited. */
+export async function stopInfraComponent(name) {
+  const { entry } = knownInfra(name);
+  if (entry.exited) return;
+  try {
+    process.kill(-entry.child.pid, 'SIGKILL');
+  } catch {}
+  const deadline = Date.now() + 10_000;
+  while (!entry.exited && Date.now() < deadline) await sleep(50);
+  if (!entry.exited) throw new Error(`${name} did not exit after SIGKILL`);
+}
+
+/** Starts a stopped infrastructure process again, as it was first started, and waits until it answers. */
+export async function startInfraComponent(name) {
+  const component = knownInfra(name);
+  if (!component.entry.exited) return;
+  component.entry = component.relaunch();
+  await component.ready(component.entry);
+  log(`${name} restarted`);
+}
+
+/** Freezes (SIGSTOP) or thaws (SIGCONT) one infrastructure process: it keeps its sockets but answers nothing. */
+export function pauseInfraComponent(name, paused) {
+  const { entry } = knownInfra(name);
+  process.kill(-entry.child.pid, paused ? 'SIGSTOP' : 'SIGCONT');
 }
 
 /**

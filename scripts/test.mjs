@@ -1,10 +1,25 @@
 // `npm test`: installs what is missing, builds, starts the real stack on test ports with fresh data,
 // runs every jest project (unit, integration, e2e) against it, stops everything, prints one summary line.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { ensureHelmTools } from './helm-tools.mjs';
 import { startOtlpSink } from './otlp-sink.mjs';
-import { prepare, ROOT, run, serviceHealthPort, SERVICES, stackProfile, startApps, startInfra, stopAll, traceViewerUrl } from './stack.mjs';
+import {
+  pauseInfraComponent,
+  prepare,
+  ROOT,
+  run,
+  serviceHealthPort,
+  SERVICES,
+  stackProfile,
+  startApps,
+  startInfra,
+  startInfraComponent,
+  stopAll,
+  stopInfraComponent,
+  traceViewerUrl,
+} from './stack.mjs';
 
 const stack = stackProfile('test');
 const resultsFile = join(stack.dataDir, '..', 'test-results.json');
@@ -13,6 +28,7 @@ const spansFile = join(stack.dataDir, '..', 'test-spans.jsonl');
 const unacknowledgedFile = join(stack.dataDir, '..', 'test-unacknowledged-writes.jsonl');
 let sink;
 let guard;
+let control;
 // The test stack runs the `hybrid` engine on the network shipped with the code (as a fresh clone does),
 // switches `quality` off (its requests must answer 409, the mixer must say so), and redelivers an
 // unacknowledged job fast.
@@ -33,6 +49,7 @@ const appExtraEnv = {
 };
 
 async function finish(code, summary) {
+  control?.close();
   await stopAll();
   sink?.close();
   await guard?.close();
@@ -61,9 +78,35 @@ try {
   const { startMongoWireGuard } = await import('./mongo-wire-guard.cjs');
   guard = await startMongoWireGuard({ port: stack.ports.mongoGuard, target: { host: '127.0.0.1', port: stack.ports.ferretdb }, recordFile: unacknowledgedFile });
   await startApps(stack, appExtraEnv);
+  control = await startStackControl();
 } catch (error) {
   process.stderr.write(`[test] could not start the stack: ${error.message}\n`);
   await finish(1, 'tests: 0 passed, 1 failed');
+}
+
+/**
+ * The fault specs' control port on 127.0.0.1: POST /infra/<name>/stop (SIGKILL, waits for the exit),
+ * /start (same command and data folder, waits until it answers), /pause and /resume (SIGSTOP, SIGCONT).
+ */
+async function startStackControl() {
+  const actions = {
+    stop: stopInfraComponent,
+    start: startInfraComponent,
+    pause: (name) => pauseInfraComponent(name, true),
+    resume: (name) => pauseInfraComponent(name, false),
+  };
+  const server = createServer(async (request, response) => {
+    const match = /^\/infra\/([a-z0-9-]+)\/(stop|start|pause|resume)$/.exec(request.url ?? '');
+    if (request.method !== 'POST' || !match) return void response.writeHead(404).end();
+    try {
+      await actions[match[2]](match[1]);
+      response.writeHead(204).end();
+    } catch (error) {
+      response.writeHead(500, { 'content-type': 'text/plain' }).end(error.message);
+    }
+  });
+  await new Promise((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  return server;
 }
 
 const testEnv = {
@@ -85,6 +128,8 @@ const testEnv = {
   // Each gateway replica's /metrics (its own port).
   STEMDECK_GATEWAY_METRICS: JSON.stringify([stack.ports.gatewayMetrics, stack.ports.gateway2Metrics].map((port) => `http://127.0.0.1:${port}/metrics`)),
   STEMDECK_SERVICE_HEALTH: JSON.stringify(Object.fromEntries(SERVICES.map((name) => [name, `http://127.0.0.1:${serviceHealthPort(stack, name)}`]))),
+  // Stops and starts the stack's infrastructure processes (the fault specs).
+  STEMDECK_STACK_CONTROL: control ? `http://127.0.0.1:${control.address().port}` : '',
   // The stack runs in production mode; the tests themselves do not (React's test helpers need it).
   NODE_ENV: 'test',
 };
