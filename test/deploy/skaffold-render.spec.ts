@@ -75,11 +75,11 @@ function skaffoldRender(args: string[]) {
 const parse = (text: string) => safeLoadAll(text).filter((doc): doc is K8sObject => !!doc && typeof doc === 'object');
 const imagesOf = (objects: K8sObject[]) =>
   Object.fromEntries(objects.filter((o) => o.kind === 'Deployment').map((o) => [o.metadata.name, o.spec.template.spec.containers.map((c: { image: string }) => c.image)]));
-const expectedImages = (tag: string) => Object.fromEntries(PROCESSES.map((name) => [`${RELEASE}-stemdeck-${name}`, [`${DEFAULT_REPO}/stemdeck-${name}:${tag}`]]));
+const expectedImages = (tag: string) => Object.fromEntries(PROCESSES.map((name) => [`${RELEASE}-stemdeck-${name}`, [`${DEFAULT_REPO}/${name}:${tag}`]]));
 
 /** The same chart rendered by helm alone, with the images skaffold should have set. */
 function helmTemplate(valuesFiles: readonly string[], tag: string) {
-  const sets = PROCESSES.flatMap((name) => ['--set', `${name}.image=${DEFAULT_REPO}/stemdeck-${name}:${tag}`]);
+  const sets = PROCESSES.flatMap((name) => ['--set', `${name}.image=${DEFAULT_REPO}/${name}:${tag}`]);
   const helmHome = join(home, 'helm');
   const result = spawnSync(helmBin, ['template', RELEASE, CHART, '--namespace', NAMESPACE, ...valuesFiles.flatMap((file) => ['-f', file]), ...sets], {
     encoding: 'utf8',
