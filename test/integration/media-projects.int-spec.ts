@@ -228,11 +228,19 @@ describe('projects and stems', () => {
     process.kill(-killedPid, 'SIGKILL');
 
     const ready = await live.waitFor((e) => e.type === 'stems_ready' && e.projectId === id, 90_000);
-    live.close();
     expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(killedPid);
     expect((ready.stems as unknown[]).length).toBe(4);
-    const stored = (await (await demo.fetch(`/api/projects/${id}/stems`)).json()) as Array<{ url: string }>;
+    const stored = (await (await demo.fetch(`/api/projects/${id}/stems`)).json()) as Array<{ id: string; type: string; url: string }>;
     expect(stored).toHaveLength(4);
     expect((await storedAudioFormat(demo, stored[0]!.url)).frames).toBe(300 * 44100);
+    // Nothing duplicated: one stem per type, one project, and the job finished once (a late second
+    // completion by the redelivered job would announce its stems again).
+    expect(stored.map((s) => s.type).sort()).toEqual(['bass', 'drums', 'other', 'vocals']);
+    expect(new Set(stored.map((s) => s.id)).size).toBe(4);
+    const projects = (await (await demo.fetch('/api/projects')).json()) as Array<{ id: string }>;
+    expect(projects.filter((p) => p.id === id)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    live.close();
+    expect(live.seen.filter((e) => e.type === 'stems_ready' && e.projectId === id)).toHaveLength(1);
   }, 120_000);
 });
