@@ -23,6 +23,9 @@ describe('unavailableDependencyMessage', () => {
       new AggregateError([refused]),
       named('TimeoutError', 'Timeout has occurred'),
       named('NatsError', '503', { code: '503' }),
+      named('NatsError', 'TIMEOUT', { code: 'TIMEOUT' }),
+      named('NatsError', 'CONNECTION_CLOSED', { code: 'CONNECTION_CLOSED' }),
+      'Error: Connection lost. Trying to reconnect...',
     ]) {
       expect(unavailableDependencyMessage(error)).toBe(SERVICE_UNAVAILABLE);
     }

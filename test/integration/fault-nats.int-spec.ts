@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BASE_URL, BASE_URL_2 } from '../support/env';
+import { makeClip, upload } from '../support/media';
+import { signIn, type SignedInAgent } from '../support/sign-in';
+import { eventually, infra, waitForStudioReady } from '../support/stack-control';
+
+/**
+ * Promise: when NATS restarts, every service and both gateway replicas reconnect by themselves (/readyz 200
+ * again on both); a separation job queued before the restart completes after it (its message is in
+ * JetStream's file storage); an upload in flight during the restart either completes or fails with a plain
+ * message.
+ */
+/** The lines of either gateway replica's log that name this error id (the cause of a 500). */
+function gatewayLogLine(errorId: string | undefined): string {
+  if (!errorId) return '';
+  const logs = join(process.env.STEMDECK_DATA_DIR ?? '.data/test', 'logs');
+  return ['gateway.log', 'gateway-2.log']
+    .flatMap((file) => readFileSync(join(logs, file), 'utf8').split('\n'))
+    .filter((line) => line.includes(errorId))
+    .join('\n')
+    .slice(0, 3000);
+}
+
+describe('fault: NATS restarted', () => {
+  let demo: SignedInAgent;
+
+  beforeAll(async () => {
+    demo = await signIn('demo', 'demo');
+    makeClip('fault-nats-job.mp3', 40, { codecArgs: ['-b:a', '64k'] });
+    makeClip('fault-nats-inflight.wav', 60);
+  });
+
+  afterAll(async () => {
+    await infra('nats', 'start');
+    await waitForStudioReady(90_000);
+  }, 120_000);
+
+  const stemCount = async (projectId: string) => ((await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as unknown[]).length;
+
+  it('reconnects every process, finishes the queued job and answers the upload in flight', async () => {
+    const queued = await upload(demo, makeClip('fault-nats-job.mp3', 40, { codecArgs: ['-b:a', '64k'] }));
+    expect(queued.status).toBe(201);
+    const projectId = ((await queued.json()) as { project: { id: string } }).project.id;
+    expect(await stemCount(projectId)).toBe(0);
+
+    // An upload on its way while NATS goes down and comes back.
+    const inFlight = upload(demo, makeClip('fault-nats-inflight.wav', 60)).then(async (response) => {
+      const body = (await response.json()) as { message?: string; errorId?: string };
+      return { status: response.status, message: body.message ?? '', errorId: body.errorId };
+    });
+    await infra('nats', 'stop');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await infra('nats', 'start');
+
+    const answer = await inFlight;
+    if (answer.status !== 201) {
+      // On a surprise, the gateway's log line for this answer comes with the failure.
+      expect({ ...answer, logged: gatewayLogLine(answer.errorId) }).toMatchObject({ status: 503, message: expect.stringMatching(/try again/i) });
+    }
+
+    // No restart by hand: both replicas report every service and dependency ready again.
+    await waitForStudioReady(60_000);
+    for (const base of [BASE_URL, BASE_URL_2]) expect((await fetch(`${base}/readyz`)).status).toBe(200);
+
+    // The job queued before the restart is not lost: its stems arrive.
+    await eventually('the queued job\'s four stems', async () => ((await stemCount(projectId)) === 4 ? true : undefined), 60_000);
+  }, 150_000);
+});
