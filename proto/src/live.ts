@@ -43,7 +43,7 @@ export const WelcomeMessage = z.object({
 
 export const PongMessage = z.object({ type: z.literal('pong'), id: z.union([z.string(), z.number()]).nullable(), serverTime: z.number() });
 
-export const LIVE_ERROR_CODES = ['malformed', 'unknown_type', 'invalid', 'failed'] as const;
+export const LIVE_ERROR_CODES = ['malformed', 'unknown_type', 'invalid', 'failed', 'rate_limited'] as const;
 /** Server → client (and what the browser's validator reports): a frame that could not be taken, and why. */
 export const LiveErrorMessage = z.object({
   type: z.literal('error'),

@@ -4,6 +4,8 @@ import type { EngineName, StemType } from './media';
  * Every binary lives under its owner's prefix, one folder per project, so owner isolation and cleanup
  * are prefix operations. Owner ids come from the identity provider (`sub`) and are path-safe UUIDs.
  */
+/** Every object of an owner's projects lies under this prefix (what their storage quota counts). */
+export const ownerProjectsPrefix = (ownerId: string): string => `users/${ownerId}/projects/`;
 export const projectPrefix = (ownerId: string, projectId: string): string => `users/${ownerId}/projects/${projectId}/`;
 export const originalKey = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}original`;
 export const extractedAudioKey = (ownerId: string, projectId: string): string => `${projectPrefix(ownerId, projectId)}audio.flac`;

@@ -143,3 +143,18 @@ export const PRESENCE_HEARTBEAT_MS = 5000;
 export const PRESENCE_TTL_MS = 20_000;
 /** A shared play starts this far after the server hears it, so every participant can schedule it in time. */
 export const TRANSPORT_START_LEAD_MS = 400;
+
+/** A user's storage, in bytes, as GET /api/me/usage answers it. */
+export interface StorageUsage {
+  usedBytes: number;
+  quotaBytes: number;
+  /** Never negative: derived files (stems, masters) may take a user past the quota after an upload. */
+  remainingBytes: number;
+}
+
+/** Storage sizes as people read them: "312 MB", "4.88 GB", "5 GB" (1 GB = 1024³ bytes, at most two decimals). */
+export function formatStorage(bytes: number): string {
+  const [value, unit] = bytes >= 1024 ** 3 ? [bytes / 1024 ** 3, 'GB'] : [bytes / 1024 ** 2, 'MB'];
+  const digits = value >= 100 ? 0 : value >= 10 ? 1 : 2;
+  return `${Number(value.toFixed(digits))} ${unit}`;
+}

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { CLOCK_AND_ID_BINDINGS, ServiceKitModule } from '@stemdeck/platform';
 import type { Connection } from 'mongoose';
@@ -37,6 +37,10 @@ import { ExpiredSessionSweep } from './session/expired-session-sweep';
 import { SessionStoreRepository } from './session/session-store.repository';
 import { createSessionMiddleware, SESSION_MIDDLEWARE } from './session/session.middleware';
 import { UserRepository } from './users/user.repository';
+import { MeController } from './users/me.controller';
+import { GetStorageUsageUseCase } from './limits/get-storage-usage.usecase';
+import { RateWindowRepository } from './limits/rate-window.repository';
+import { RequestRateGuard } from './limits/request-rate.guard';
 
 @Module({})
 export class AppModule {
@@ -57,6 +61,7 @@ export class AppModule {
         ExportController,
         SharingController,
         PublicShareController,
+        MeController,
         ...SESSIONS_CONTROLLERS,
       ],
       providers: [
@@ -67,6 +72,8 @@ export class AppModule {
           useFactory: (connection: Connection) => createSessionMiddleware(config, connection),
         },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
+        RateWindowRepository,
+        { provide: APP_GUARD, useClass: RequestRateGuard },
         OidcAdapter,
         UserRepository,
         SessionStoreRepository,
@@ -89,6 +96,7 @@ export class AppModule {
         ExportAndWaitUseCase,
         MultipartUploadAdapter,
         ReceiveUploadUseCase,
+        GetStorageUsageUseCase,
         ...CLOCK_AND_ID_BINDINGS,
       ],
     };

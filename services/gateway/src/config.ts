@@ -25,6 +25,13 @@ const gatewayShape = {
   /** Built frontend to serve (production); unset in development where Vite serves it. */
   FRONTEND_DIR: z.string().optional(),
   TRUST_PROXY: env.bool(false),
+  /** Default storage per user in bytes: 5 GB, counted as 5 × 1024³ bytes; an operator may set one user's own. */
+  STORAGE_QUOTA_BYTES: env.int(5 * 1024 ** 3, 1),
+  /** Mutating /api requests one user (or, signed out, one client address) may make per minute, all replicas together. */
+  RATE_LIMIT_REQUESTS_PER_MINUTE: env.int(600, 1),
+  /** /ws messages one user may send per second on one replica, steadily; and how many at once (a burst). */
+  RATE_LIMIT_WS_MESSAGES_PER_SECOND: env.int(50, 1),
+  RATE_LIMIT_WS_BURST: env.int(200, 1),
 };
 
 export function loadGatewayConfig(source: NodeJS.ProcessEnv = process.env) {

@@ -2,12 +2,13 @@ import { Badge, Box, Button, Card, Flex, HStack, Input, Spinner, Stack, Text } f
 import { FolderOpen, Pencil, Trash2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { Project } from '../../api/mediaTypes';
+import { formatStorage } from '@stemdeck/proto/vocabulary';
 import { useAppSelector } from '../../app/hooks';
 import { ensureAudioContext } from '../../audio/audioContext';
 import { formatTime } from '../../lib/format';
 import { toaster } from '../../ui/toaster';
 import { checkProjectName, createdLabel, PROJECT_NAME_MAX, stemStatusOf } from './library';
-import { useDeleteProjectMutation, useListProjectsQuery, useRenameProjectMutation } from './projectsApi';
+import { useDeleteProjectMutation, useListProjectsQuery, useRenameProjectMutation, useStorageUsageQuery } from './projectsApi';
 import { useStudioProject } from './StudioProjectContext';
 import { serverMessage } from './studioProject';
 
@@ -167,6 +168,8 @@ export function ProjectLibrary() {
   const { data: projects = [], isLoading, isError } = useListProjectsQuery(undefined, { pollingInterval: refresh });
   const busy = projects.some((p) => stemStatusOf(p).tone === 'busy');
   if (busy !== (refresh > 0)) setRefresh(busy ? BUSY_REFRESH_MS : 0);
+  // Stems land while a project separates, so usage is read again as often as the list.
+  const { data: usage } = useStorageUsageQuery(undefined, { pollingInterval: refresh });
 
   return (
     <Card.Root data-testid="project-library">
@@ -179,6 +182,12 @@ export function ProjectLibrary() {
             {projects.length ? `${projects.length} ${projects.length === 1 ? 'project' : 'projects'}` : ''}
           </Text>
         </HStack>
+        {usage && (
+          <Text fontSize="sm" color={usage.remainingBytes === 0 ? 'fg.error' : 'fg.muted'} data-testid="storage-usage">
+            Storage: {formatStorage(usage.usedBytes)} of {formatStorage(usage.quotaBytes)}
+            {usage.remainingBytes === 0 ? ' — full: delete a project to upload more' : ''}
+          </Text>
+        )}
         {isLoading && <Spinner size="sm" />}
         {isError && <Text fontSize="sm">Your projects could not be loaded. Reload the page to try again.</Text>}
         {!isLoading && !isError && projects.length === 0 && (

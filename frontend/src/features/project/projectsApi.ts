@@ -1,5 +1,6 @@
 import { api } from '../../api/api';
 import type { EngineInfo, EngineName, Project, SeparationJob, Stem } from '../../api/mediaTypes';
+import type { StorageUsage } from '@stemdeck/proto/vocabulary';
 import { normalizeStems, type MixerStem, type StemAnswer } from './stems';
 import type { StemChanges } from './projectSlice';
 
@@ -17,6 +18,12 @@ export const projectsApi = api.injectEndpoints({
       invalidatesTags: ['Projects'],
     }),
     listEngines: build.query<EngineInfo[], void>({ query: () => 'engines' }),
+    /** What the user's projects occupy of their storage; read again whenever the library is. */
+    storageUsage: build.query<StorageUsage, void>({
+      query: () => 'me/usage',
+      transformResponse: (answer: { storage: StorageUsage }) => answer.storage,
+      providesTags: ['Projects'],
+    }),
     /** The active engine's stems, or with `engine` that engine's (a running job's first seconds). */
     projectStems: build.query<MixerStem[], { projectId: string; engine?: EngineName }>({
       query: ({ projectId, engine }) => ({ url: `projects/${encodeURIComponent(projectId)}/stems`, params: engine ? { engine } : undefined }),
@@ -40,4 +47,4 @@ export const projectsApi = api.injectEndpoints({
   }),
 });
 
-export const { useListEnginesQuery, useListProjectsQuery, useRenameProjectMutation, useDeleteProjectMutation } = projectsApi;
+export const { useListEnginesQuery, useListProjectsQuery, useRenameProjectMutation, useDeleteProjectMutation, useStorageUsageQuery } = projectsApi;

@@ -89,14 +89,14 @@ class SequentialIds implements IdGenerator {
  * that signs in whoever the cookie names, and the WebSocket handshake replaced by handing over a fake
  * socket (tracked by the server as the real handshake does), so no port is opened.
  */
-function setUp() {
+function setUp(limits: Partial<GatewayConfig> = {}) {
   const server = new EventEmitter();
   const sessionMiddleware: RequestHandler = (req, _res, next) => {
     const name = /user=(\w+)/.exec(req.headers.cookie ?? '')?.[1];
     (req as unknown as { session: object }).session = name ? { user: { id: name, email: null, firstName: null, lastName: null, profileImageUrl: null } } : {};
     next();
   };
-  const config = { LIVE_HEARTBEAT_SECONDS: 1, allowedOrigins: new Set([ORIGIN]) } as GatewayConfig;
+  const config = { LIVE_HEARTBEAT_SECONDS: 1, allowedOrigins: new Set([ORIGIN]), RATE_LIMIT_WS_BURST: 200, RATE_LIMIT_WS_MESSAGES_PER_SECOND: 50, ...limits } as GatewayConfig;
   const clock = new FixedClock();
   const hub = new LiveHub({ httpAdapter: { getHttpServer: () => server } } as unknown as HttpAdapterHost, sessionMiddleware, config, clock, new SequentialIds());
   let next: FakeSocket | undefined;
@@ -184,6 +184,32 @@ describe('LiveHub', () => {
     tabC.close();
     expect(hub.sendToUser('ana', message)).toBe(2);
     expect(tabC.sent.slice(1)).toEqual([message]);
+    hub.onApplicationShutdown();
+  });
+
+  it("drops a user's messages over the rate with an error on the socket, keeps it open, and leaves other users alone", async () => {
+    const { hub, clock, connect } = setUp({ RATE_LIMIT_WS_BURST: 5, RATE_LIMIT_WS_MESSAGES_PER_SECOND: 2 });
+    const tabA = (await connect('ana')).socket;
+    const tabB = (await connect('ana')).socket;
+    const other = (await connect('ben')).socket;
+    for (let i = 1; i <= 4; i++) tabA.receive(`{"type":"ping","id":"a${i}"}`);
+    for (let i = 1; i <= 3; i++) tabB.receive(`{"type":"ping","id":"b${i}"}`);
+    for (let i = 1; i <= 5; i++) other.receive(`{"type":"ping","id":"o${i}"}`);
+    await settle();
+    // Both of ana's tabs draw on one allowance: 5 at once, the 6th and 7th dropped and named.
+    expect(tabA.sent.slice(1).map((m) => m.type)).toEqual(['pong', 'pong', 'pong', 'pong']);
+    expect(tabB.sent.slice(1)).toEqual([
+      { type: 'pong', id: 'b1', serverTime: SERVER_TIME },
+      { type: 'error', code: 'rate_limited', message: expect.stringMatching(/^Too many messages/), for: 'ping', id: 'b2' },
+      { type: 'error', code: 'rate_limited', message: expect.any(String), for: 'ping', id: 'b3' },
+    ]);
+    expect(other.sent.slice(1).map((m) => m.type)).toEqual(['pong', 'pong', 'pong', 'pong', 'pong']);
+    expect(tabB.readyState).toBe(WebSocket.OPEN);
+    // Two a second come back.
+    clock.time += 1000;
+    for (let i = 4; i <= 6; i++) tabB.receive(`{"type":"ping","id":"b${i}"}`);
+    await settle();
+    expect(tabB.sent.slice(4).map((m) => m.type)).toEqual(['pong', 'pong', 'error']);
     hub.onApplicationShutdown();
   });
 

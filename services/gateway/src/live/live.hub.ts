@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CLOCK, ID_GENERATOR, type Clock, type IdGenerator, websocketConnections, websocketMessages } from '@stemdeck/platform';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
+import { TokenBucket } from '../limits/token-bucket';
 import { requestOrigin } from '../security/csrf.middleware';
 import { SESSION_MIDDLEWARE } from '../session/session.middleware';
 import type { SessionUser } from '../session/session-user';
@@ -22,6 +23,18 @@ export interface LiveClient {
 export type UpgradeRoute = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export type LiveHandler<T extends LiveClientMessage['type'] = LiveClientMessage['type']> = (client: LiveClient, message: LiveMessageOf<T>) => void | Promise<void>;
+
+/** The answer to a message dropped for its rate, naming its type and id when it has them (a save waiting for it fails at once). */
+function droppedMessage(data: Buffer, isBinary: boolean): LiveServerMessage {
+  const dropped: LiveServerMessage = { type: 'error', code: 'rate_limited', message: 'Too many messages in a short time: this one was dropped. Slow down a little.' };
+  if (isBinary || data.length > MAX_LIVE_MESSAGE_BYTES) return dropped;
+  try {
+    const { type, id } = JSON.parse(data.toString()) as { type?: unknown; id?: unknown };
+    return { ...dropped, ...(typeof type === 'string' ? { for: type } : {}), ...(typeof id === 'string' ? { id } : {}) };
+  } catch {
+    return dropped;
+  }
+}
 
 function refuse(socket: Duplex, status: number, reason: string): void {
   socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
@@ -42,6 +55,8 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly socketsByUser = new Map<string, Map<string, WebSocket>>();
   private readonly routes = new Map<string, UpgradeRoute>();
   private readonly closeListeners = new Set<(client: LiveClient) => void>();
+  /** Messages each user may still send on this replica (all their sockets here together). */
+  private readonly messageBuckets = new Map<string, TokenBucket>();
   private heartbeat?: NodeJS.Timeout;
 
   constructor(
@@ -136,15 +151,30 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     ws.on('close', () => {
       websocketConnections.dec();
       sockets.delete(connectionId);
-      if (sockets.size === 0) this.socketsByUser.delete(user.id);
+      if (sockets.size === 0) {
+        this.socketsByUser.delete(user.id);
+        this.messageBuckets.delete(user.id);
+      }
       for (const listener of this.closeListeners) listener(client);
     });
     ws.on('error', (error) => this.logger.warn(`socket error for ${user.id}: ${error.message}`));
     ws.on('message', (data, isBinary) => {
       websocketMessages.inc({ direction: 'received' });
+      if (!this.admit(user.id)) return client.send(droppedMessage(data as Buffer, isBinary));
       void this.dispatch(client, data as Buffer, isBinary);
     });
     client.send({ type: 'welcome', userId: user.id, connectionId, protocol: LIVE_PROTOCOL_VERSION });
+  }
+
+  /** Over the per-user message rate a message is dropped (the sender is told); other users have buckets of their own. */
+  private admit(userId: string): boolean {
+    const now = this.clock.now();
+    let bucket = this.messageBuckets.get(userId);
+    if (!bucket) {
+      bucket = new TokenBucket(this.config.RATE_LIMIT_WS_BURST, this.config.RATE_LIMIT_WS_MESSAGES_PER_SECOND, now);
+      this.messageBuckets.set(userId, bucket);
+    }
+    return bucket.take(now);
   }
 
   private async dispatch(client: LiveClient, data: Buffer, isBinary: boolean): Promise<void> {

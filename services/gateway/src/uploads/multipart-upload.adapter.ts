@@ -5,16 +5,23 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { PassThrough } from 'node:stream';
 import { DomainError } from '../errors/domain-error';
+import { quotaExceededMessage, type StorageUsage } from '../limits/storage-quota';
 
 /** Two upload forms exist in the product: one names the file field `audio`, the other `file`; both are taken. */
 export const UPLOAD_FIELDS = new Set(['audio', 'file']);
 export const TOO_LARGE = `File is larger than ${MAX_UPLOAD_BYTES} bytes`;
 /** Multipart framing around the file (boundaries, part headers, small fields). */
 const MULTIPART_SLACK_BYTES = 1024 * 1024;
+/**
+ * What a browser's form adds around the file (a boundary, the part's headers and the closing boundary: a few
+ * hundred bytes): a declared length over what is left by more than this cannot fit.
+ */
+const FRAMING_BYTES = 16 * 1024;
 
+/** 413: over the upload limit, or (with its own message) over what is left of the user's storage. */
 export class UploadTooLargeError extends DomainError {
-  constructor() {
-    super(413, TOO_LARGE);
+  constructor(message = TOO_LARGE) {
+    super(413, message);
   }
 }
 
@@ -38,27 +45,35 @@ export class MultipartUploadAdapter {
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
-  /** The request's file, stored; refused (400/413) before anything is stored when the request is not an upload. */
-  store(ownerId: string, req: Request): Promise<StoredUpload> {
+  /**
+   * The request's file, stored; refused (400/413) before anything is stored when the request is not an
+   * upload or declares more bytes than `usage` has left, and cut off (413, nothing kept) the moment the file
+   * passes the upload limit or what is left.
+   */
+  store(ownerId: string, req: Request, usage: StorageUsage): Promise<StoredUpload> {
     if (!req.headers['content-type']?.startsWith('multipart/form-data')) {
       throw new DomainError(400, 'Expected a multipart/form-data upload with a file field named "audio" or "file"');
     }
     const declared = Number(req.headers['content-length']);
     if (declared > MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES) throw new UploadTooLargeError();
-    return this.storeFile(ownerId, req);
+    if (declared - FRAMING_BYTES > usage.remainingBytes) throw new UploadTooLargeError(quotaExceededMessage(usage, declared));
+    return this.storeFile(ownerId, req, usage);
   }
 
-  private storeFile(ownerId: string, req: Request): Promise<StoredUpload> {
+  private storeFile(ownerId: string, req: Request, usage: StorageUsage): Promise<StoredUpload> {
+    // The file may take the upload limit or what is left of the user's storage, whichever is less.
+    const quotaBound = usage.remainingBytes < MAX_UPLOAD_BYTES;
+    const fileLimit = quotaBound ? usage.remainingBytes : MAX_UPLOAD_BYTES;
     return new Promise<StoredUpload>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
-        // busboy reports the limit when a file reaches it; one byte more lets a file of exactly 500 MB through.
+        // busboy reports the limit when a file reaches it; one byte more lets a file of exactly the limit through.
         // Browsers and fetch send the file name as raw UTF-8 (emoji, accents); busboy would read it as Latin-1.
         // Without preservePath busboy keeps only the last path segment, so "../x.mp3" arrives as "x.mp3".
         parser = busboy({
           headers: req.headers,
           defParamCharset: 'utf8',
-          limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 20, fieldSize: 64 * 1024 },
+          limits: { files: 1, fileSize: fileLimit + 1, fields: 20, fieldSize: 64 * 1024 },
         });
       } catch {
         return reject(new DomainError(400, 'Malformed multipart upload'));
@@ -89,7 +104,7 @@ export class MultipartUploadAdapter {
         body = fileBody;
         let sizeBytes = 0;
         file.on('data', (chunk: Buffer) => (sizeBytes += chunk.length));
-        file.on('limit', () => fail(new UploadTooLargeError()));
+        file.on('limit', () => fail(new UploadTooLargeError(quotaBound ? quotaExceededMessage(usage) : TOO_LARGE)));
         file.on('error', (error: Error) => fail(error));
         file.pipe(fileBody);
         stored = this.storage

@@ -2,6 +2,7 @@ import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common'
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { errorBody } from '../errors/error-body';
+import { GetStorageUsageUseCase } from '../limits/get-storage-usage.usecase';
 import { MultipartUploadAdapter, UploadTooLargeError } from './multipart-upload.adapter';
 import { ReceiveUploadUseCase } from './receive-upload.usecase';
 
@@ -11,18 +12,21 @@ export class UploadController {
   constructor(
     private readonly multipart: MultipartUploadAdapter,
     private readonly receiveUpload: ReceiveUploadUseCase,
+    private readonly storageUsage: GetStorageUsageUseCase,
   ) {}
 
   /**
    * multipart/form-data with the file in `audio` or `file` → {project, job} once the file is known to be a
-   * song; its analysis (`project_analysed`) and stems follow over /ws.
+   * song; its analysis (`project_analysed`) and stems follow over /ws. 413 (nothing stored) when the file does
+   * not fit in what is left of the user's storage.
    */
   @Post('upload')
   @HttpCode(201)
   async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const ownerId = currentUser(req).id;
     try {
-      return await this.receiveUpload.execute(ownerId, await this.multipart.store(ownerId, req));
+      const usage = await this.storageUsage.execute(ownerId);
+      return await this.receiveUpload.execute(ownerId, await this.multipart.store(ownerId, req, usage));
     } catch (error) {
       if (error instanceof UploadTooLargeError) stopReading(req, res, error);
       throw error;

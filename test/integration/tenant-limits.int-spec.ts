@@ -1,0 +1,243 @@
+import mongoose from 'mongoose';
+import { request as httpRequest } from 'node:http';
+import { BASE_URL, BASE_URL_2, CSRF } from '../support/env';
+import { incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, storage, upload, uploadSeparated } from '../support/media';
+import { signInExtraUser } from '../support/sessions';
+import { signIn, type SignedInAgent } from '../support/sign-in';
+import { RateWindowRepository } from '../../services/gateway/src/limits/rate-window.repository';
+
+const MB = 1024 ** 2;
+
+interface Usage {
+  usedBytes: number;
+  quotaBytes: number;
+  remainingBytes: number;
+}
+
+const usageOf = async (agent: SignedInAgent): Promise<Usage> => {
+  const response = await agent.fetch('/api/me/usage');
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { storage: Usage }).storage;
+};
+
+/** What the owner's objects really occupy, each object's size read on its own from object storage. */
+async function storedBytes(prefix: string): Promise<number> {
+  const sizes = await Promise.all((await objectKeys(prefix)).map(async (key) => (await storage.stat(key))?.size ?? 0));
+  return sizes.reduce((sum, size) => sum + size, 0);
+}
+
+/** A multipart upload of `fileBytes` zeros with node:http: with its Content-Length, or chunked (no length known). */
+function rawUpload(agent: SignedInAgent, fileBytes: number, declareLength: boolean) {
+  const boundary = '----stemdeck-limits-boundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const url = new URL('/api/upload', BASE_URL);
+  return new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...CSRF, cookie: agent.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    if (declareLength) headers['content-length'] = head.length + fileBytes + tail.length;
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers });
+    let sent = 0;
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
+    });
+    req.on('error', (error) => !answered && reject(error));
+    const chunk = Buffer.alloc(256 * 1024);
+    req.write(head);
+    const pump = () => {
+      while (sent < fileBytes && !answered) {
+        const size = Math.min(chunk.length, fileBytes - sent);
+        sent += size;
+        if (!req.write(chunk.subarray(0, size))) return void req.once('drain', pump);
+      }
+      if (!answered && sent >= fileBytes) req.end(tail);
+    };
+    pump();
+  });
+}
+
+/**
+ * Storage quota on the real stack, for a person of the test realm made for this spec (demo and rival are
+ * shared by many specs), whose own quota the operator sets in the database.
+ */
+describe('tenant limits: storage quota', () => {
+  let connection: mongoose.Connection;
+  let person: SignedInAgent;
+  let prefix: string;
+  let ownerId: string;
+
+  const projectCount = async () => ((await (await person.fetch('/api/projects')).json()) as unknown[]).length;
+  const setQuota = (bytes: number | null) =>
+    connection.collection('users').updateOne({ _id: ownerId as never }, bytes === null ? { $unset: { storageQuotaBytes: 1 } } : { $set: { storageQuotaBytes: bytes } });
+
+  beforeAll(async () => {
+    connection = await mongoose.createConnection(process.env.MONGODB_URI!).asPromise();
+    person = await signInExtraUser('quota-person', 'Quota', 'Person');
+    ownerId = await ownerIdOf(person);
+    prefix = `users/${ownerId}/projects/`;
+  }, 60_000);
+  afterAll(() => connection.close());
+
+  it('answers 401 signed out', async () => {
+    expect((await fetch(new URL('/api/me/usage', BASE_URL))).status).toBe(401);
+  });
+
+  it('counts what the projects occupy in storage (original and stems) against the default 5 GB', async () => {
+    await setQuota(null);
+    const { projectId } = await uploadSeparated(person, makeClip('quota-song.wav', 3));
+    const keys = await objectKeys(`${prefix}${projectId}/`);
+    expect(keys.some((key) => key.endsWith('/original'))).toBe(true);
+    expect(keys.filter((key) => key.includes('/stems/'))).toHaveLength(4);
+    const usage = await usageOf(person);
+    const stored = await storedBytes(prefix);
+    expect(stored).toBeGreaterThan(500 * 1024);
+    expect(usage).toEqual({ usedBytes: stored, quotaBytes: 5 * 1024 ** 3, remainingBytes: 5 * 1024 ** 3 - stored });
+    // Another person's usage is their own.
+    const rival = await signIn('rival', 'rival');
+    expect((await usageOf(rival)).usedBytes).toBe(await storedBytes(`users/${await ownerIdOf(rival)}/projects/`));
+  }, 90_000);
+
+  it("refuses (413) an upload whose declared length exceeds what is left, before its bytes are stored, saying how much is used and left", async () => {
+    const used = await storedBytes(prefix);
+    await setQuota(used + 1 * MB);
+    expect(await usageOf(person)).toEqual({ usedBytes: used, quotaBytes: used + MB, remainingBytes: MB });
+    const keysBefore = await objectKeys(prefix);
+    const projectsBefore = await projectCount();
+
+    const answer = await rawUpload(person, 64 * MB, true);
+    expect(answer.status).toBe(413);
+    const { message } = JSON.parse(answer.body) as { message: string };
+    expect(message).toMatch(/^This upload needs 64 MB but only 1 MB of your [\d.]+ MB is left \([\d.]+ MB used\)\. Delete a project to make room\.$/);
+    // Answered on the headers: most of the body was never sent, let alone stored.
+    expect(answer.sent).toBeLessThan(64 * MB);
+    expect(await objectKeys(prefix)).toEqual(keysBefore);
+    expect(await incompleteUploads(prefix)).toEqual([]);
+    expect(await projectCount()).toBe(projectsBefore);
+  });
+
+  it('cuts off an upload of unknown length the moment it passes what is left, keeping no object, no open upload and no project', async () => {
+    const used = await storedBytes(prefix);
+    await setQuota(used + 1 * MB);
+    const keysBefore = await objectKeys(prefix);
+    const projectsBefore = await projectCount();
+
+    const answer = await rawUpload(person, 12 * MB, false);
+    expect(answer.status).toBe(413);
+    expect((JSON.parse(answer.body) as { message: string }).message).toMatch(
+      /^This upload needs more than 1 MB but only 1 MB of your [\d.]+ MB is left \([\d.]+ MB used\)\. Delete a project to make room\.$/,
+    );
+    expect(await objectKeys(prefix)).toEqual(keysBefore);
+    expect(await incompleteUploads(prefix)).toEqual([]);
+    expect(await projectCount()).toBe(projectsBefore);
+    expect((await usageOf(person)).usedBytes).toBe(used);
+  });
+
+  it('takes an upload that fits, and the usage grows by what it stored', async () => {
+    const used = await storedBytes(prefix);
+    await setQuota(used + 1 * MB);
+    const clip = makeClip('quota-small.wav', 1);
+    const response = await upload(person, clip);
+    expect(response.status).toBe(201);
+    const usage = await usageOf(person);
+    expect(usage.usedBytes).toBeGreaterThan(used);
+    expect(usage.quotaBytes).toBe(used + MB);
+    await setQuota(null);
+  });
+});
+
+/**
+ * Request and /ws message rates on the real stack (both gateway replicas), for people made for this spec.
+ * The stack runs the default limits: 600 mutating requests a minute, /ws 200 at once then 50 a second.
+ */
+describe('tenant limits: request and message rates', () => {
+  const LIMIT = Number(process.env.RATE_LIMIT_REQUESTS_PER_MINUTE ?? 600);
+  let hasty: SignedInAgent;
+  let calm: SignedInAgent;
+
+  beforeAll(async () => {
+    hasty = await signInExtraUser('hasty-person', 'Hasty', 'Person');
+    calm = await signInExtraUser('calm-person', 'Calm', 'Person');
+  }, 60_000);
+
+  /** A mutating request the gateway refuses on its own (400, a name must be text) once past the limiter. */
+  const rename = (agent: SignedInAgent, base = BASE_URL) =>
+    fetch(`${base}/api/projects/00000000-0000-4000-8000-000000000000`, {
+      method: 'PATCH',
+      headers: { 'x-stemdeck-csrf': '1', origin: base, cookie: agent.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 42 }),
+    });
+
+  it('lets no more than the limit through of 120 concurrent requests from two connections (two replicas), then later ones up to exactly the limit, and cleans up older windows', async () => {
+    const [one, two] = await Promise.all([0, 1].map(() => mongoose.createConnection(process.env.MONGODB_URI!).asPromise()));
+    try {
+      const [a, b] = [new RateWindowRepository(one!), new RateWindowRepository(two!)];
+      const key = `test:${Date.now()}`;
+      const burst = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 ? a : b).hit(key, 60_000, 100)));
+      // Never more than the limit let through (a request counts itself and every one recorded before it;
+      // requests recorded at the same moment may count each other and be refused, leaving their room).
+      const passed = burst.filter((n) => n <= 100).length;
+      expect(passed).toBeLessThanOrEqual(100);
+      // The room they left is taken by later requests, up to exactly the limit.
+      const later: number[] = [];
+      for (let i = 0; i < 120 - passed; i++) later.push(await (i % 2 ? a : b).hit(key, 60_000, 100));
+      expect(passed + later.filter((n) => n <= 100).length).toBe(100);
+      expect(await one!.collection('rate_hits').countDocuments({ key })).toBe(100);
+      // Once full, a window answers without recording: a flood adds no documents.
+      await Promise.all(Array.from({ length: 50 }, () => a.hit(key, 60_000, 100)));
+      expect(await one!.collection('rate_hits').countDocuments({ key })).toBe(100);
+      // This replica's first request of the next window removes the key's older one.
+      expect(await a.hit(key, 120_000, 100)).toBe(1);
+      expect(await one!.collection('rate_hits').countDocuments({ key })).toBe(1);
+    } finally {
+      await Promise.all([one!.close(), two!.close()]);
+    }
+  });
+
+  it('answers 429 with Retry-After and plain words past the limit, counted across both replicas, while another user goes on', async () => {
+    const statuses: number[] = [];
+    let refused: Response | undefined;
+    // Half through each replica: the count is shared, so the limit holds for the two together.
+    for (let sent = 0; sent < 2 * LIMIT + 2 && !refused; sent += 50) {
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => rename(hasty, i % 2 ? BASE_URL_2 : BASE_URL)));
+      statuses.push(...answers.map((answer) => answer.status));
+      refused = answers.find((answer) => answer.status === 429);
+    }
+    expect(refused).toBeDefined();
+    expect(statuses.filter((status) => status !== 429 && status !== 400)).toEqual([]);
+    // At most the limit passed before the first refusal (two windows at most, when the burst crossed a minute).
+    expect(statuses.indexOf(429)).toBeLessThanOrEqual(2 * LIMIT);
+    const retryAfter = Number(refused!.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(((await refused!.json()) as { message: string }).message).toBe('Too many changes in a short time. Wait a moment and try again.');
+    // Still refused on either replica; reads still answer; another user is not affected.
+    expect((await rename(hasty, BASE_URL_2)).status).toBe(429);
+    expect((await rename(hasty)).status).toBe(429);
+    expect((await hasty.fetch('/api/projects')).status).toBe(200);
+    expect((await rename(calm)).status).toBe(400);
+    expect((await rename(calm, BASE_URL_2)).status).toBe(400);
+  }, 120_000);
+
+  it('drops /ws messages over the rate with an error on the socket, which stays open; another user is unaffected', async () => {
+    const hastySocket = await listen(hasty);
+    const calmSocket = await listen(calm);
+    for (let i = 0; i < 400; i++) hastySocket.send({ type: 'ping', id: `h${i}` });
+    for (let i = 0; i < 20; i++) calmSocket.send({ type: 'ping', id: `c${i}` });
+    await hastySocket.waitFor((e) => e.type === 'pong' && e.id === 'h0');
+    const dropped = await hastySocket.waitFor((e) => e.type === 'error' && e.code === 'rate_limited');
+    expect(dropped).toMatchObject({ for: 'ping', message: expect.stringMatching(/^Too many messages in a short time/) });
+    await calmSocket.waitFor((e) => e.type === 'pong' && e.id === 'c19');
+    expect(calmSocket.seen.filter((e) => e.type === 'error')).toEqual([]);
+    // The allowance comes back: after a second the same socket is answered again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    hastySocket.send({ type: 'ping', id: 'after' });
+    await hastySocket.waitFor((e) => e.type === 'pong' && e.id === 'after');
+    const answered = hastySocket.seen.filter((e) => e.type === 'pong' || e.type === 'error');
+    expect(answered.filter((e) => e.type === 'error').length).toBeGreaterThan(100);
+    hastySocket.close();
+    calmSocket.close();
+  });
+});
