@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BASE_URL, BASE_URL_2 } from '../support/env';
-import { makeClip, upload } from '../support/media';
+import { makeClip, objectKeys, ownerIdOf, upload } from '../support/media';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 import { eventually, infra, waitForStudioReady } from '../support/stack-control';
 
@@ -24,9 +24,13 @@ function gatewayLogLine(errorId: string | undefined): string {
 
 describe('fault: NATS restarted', () => {
   let demo: SignedInAgent;
+  let ownerPrefix: string;
+  const projectFolders = async () => [...new Set((await objectKeys(ownerPrefix)).map((key) => key.split('/')[3]))].sort();
+  const projectIds = async () => ((await (await demo.fetch('/api/projects')).json()) as Array<{ id: string }>).map((p) => p.id).sort();
 
   beforeAll(async () => {
     demo = await signIn('demo', 'demo');
+    ownerPrefix = `users/${await ownerIdOf(demo)}/`;
     makeClip('fault-nats-job.mp3', 40, { codecArgs: ['-b:a', '64k'] });
     makeClip('fault-nats-inflight.wav', 60);
   });
@@ -39,6 +43,7 @@ describe('fault: NATS restarted', () => {
   const stemCount = async (projectId: string) => ((await (await demo.fetch(`/api/projects/${projectId}/stems`)).json()) as unknown[]).length;
 
   it('reconnects every process, finishes the queued job and answers the upload in flight', async () => {
+    const [foldersBefore, projectsBefore] = [await projectFolders(), await projectIds()];
     const queued = await upload(demo, makeClip('fault-nats-job.mp3', 40, { codecArgs: ['-b:a', '64k'] }));
     expect(queued.status).toBe(201);
     const projectId = ((await queued.json()) as { project: { id: string } }).project.id;
@@ -46,8 +51,8 @@ describe('fault: NATS restarted', () => {
 
     // An upload on its way while NATS goes down and comes back.
     const inFlight = upload(demo, makeClip('fault-nats-inflight.wav', 60)).then(async (response) => {
-      const body = (await response.json()) as { message?: string; errorId?: string };
-      return { status: response.status, message: body.message ?? '', errorId: body.errorId };
+      const body = (await response.json()) as { message?: string; errorId?: string; project?: { id: string } };
+      return { status: response.status, message: body.message ?? '', errorId: body.errorId, projectId: body.project?.id };
     });
     await infra('nats', 'stop');
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -65,5 +70,9 @@ describe('fault: NATS restarted', () => {
 
     // The job queued before the restart is not lost: its stems arrive.
     await eventually('the queued job\'s four stems', async () => ((await stemCount(projectId)) === 4 ? true : undefined), 60_000);
+    // A refused upload left nothing behind: only the projects that were answered 201 exist, in the list and in storage.
+    const kept = [projectId, ...(answer.projectId ? [answer.projectId] : [])];
+    expect(await projectIds()).toEqual([...projectsBefore, ...kept].sort());
+    expect(await projectFolders()).toEqual([...foldersBefore, ...kept].sort());
   }, 150_000);
 });
