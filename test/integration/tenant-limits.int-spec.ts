@@ -150,7 +150,7 @@ describe('tenant limits: storage quota', () => {
 
 /**
  * Request and /ws message rates on the real stack (both gateway replicas), for people made for this spec.
- * The stack runs the default limits: 600 mutating requests a minute, /ws 200 at once then 50 a second.
+ * The stack runs the default limits: 600 mutating requests a minute, /ws 200 at once then 100 a second.
  */
 describe('tenant limits: request and message rates', () => {
   const LIMIT = Number(process.env.RATE_LIMIT_REQUESTS_PER_MINUTE ?? 600);

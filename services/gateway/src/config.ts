@@ -30,7 +30,7 @@ const gatewayShape = {
   /** Mutating /api requests one user (or, signed out, one client address) may make per minute, all replicas together. */
   RATE_LIMIT_REQUESTS_PER_MINUTE: env.int(600, 1),
   /** /ws messages one user may send per second on one replica, steadily; and how many at once (a burst). */
-  RATE_LIMIT_WS_MESSAGES_PER_SECOND: env.int(50, 1),
+  RATE_LIMIT_WS_MESSAGES_PER_SECOND: env.int(100, 1),
   RATE_LIMIT_WS_BURST: env.int(200, 1),
 };
 
