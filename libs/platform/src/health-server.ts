@@ -1,6 +1,6 @@
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CheckFn, healthReport } from './health';
+import { InternalHttpServer, listenInternal } from './internal-http-server';
 import { METRICS_CONTENT_TYPE, metricsText } from './metrics';
 
 export interface HealthServerOptions {
@@ -13,10 +13,7 @@ export interface HealthServerOptions {
   checks: Record<string, CheckFn>;
 }
 
-export interface HealthServer {
-  readonly port: number;
-  close(): Promise<void>;
-}
+export type HealthServer = InternalHttpServer;
 
 /**
  * A small HTTP port for a NATS-only service, so an orchestrator can probe each pod (a NATS health request
@@ -25,21 +22,8 @@ export interface HealthServer {
  * the service's NATS health request, 200 when every check passes and 503 naming the failing ones.
  * `/metrics`: the process's Prometheus metrics (the port is the pod's, never the Ingress's).
  */
-export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
-  const server: Server = createServer((req, res) => void answer(options, req, res));
-  // Probes hold no state worth waiting for: the server never keeps a stopping process alive.
-  server.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+export function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  return listenInternal(options.host, options.port, (req, res) => void answer(options, req, res));
 }
 
 async function answer(options: HealthServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,19 +1,15 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import { InternalHttpServer, listenInternal } from './internal-http-server';
 import { METRICS_CONTENT_TYPE, metricsText } from './metrics';
 
-export interface MetricsServer {
-  readonly port: number;
-  close(): Promise<void>;
-}
+export type MetricsServer = InternalHttpServer;
 
 /**
  * `/metrics` on a port of its own, for a process whose main port is public (the gateway's is what the
  * Ingress exposes): Prometheus scrapes the pod here, and nothing about the studio's traffic leaks to the internet.
  */
-export async function startMetricsServer(options: { host: string; port: number }): Promise<MetricsServer> {
-  const server: Server = createServer((req, res) => {
+export function startMetricsServer(options: { host: string; port: number }): Promise<MetricsServer> {
+  return listenInternal(options.host, options.port, (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end();
     if (path !== '/metrics') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -22,19 +18,6 @@ export async function startMetricsServer(options: { host: string; port: number }
       (error: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${error.message}`),
     );
   });
-  // Scrapes hold no state worth waiting for: the server never keeps a stopping process alive.
-  server.unref();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /** The variables of a process that serves `/metrics` on a port of its own: unset port, none served. */
