@@ -1,12 +1,18 @@
 import mongoose from 'mongoose';
-import { request as httpRequest } from 'node:http';
 import { BASE_URL, BASE_URL_2, CSRF } from '../support/env';
-import { incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, storage, upload, uploadSeparated } from '../support/media';
+import { incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, rawUpload, storage, upload, uploadSeparated } from '../support/media';
 import { signInExtraUser } from '../support/sessions';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 import { RateWindowRepository } from '../../services/gateway/src/limits/rate-window.repository';
 
 const MB = 1024 ** 2;
+
+/** An upload of `fileBytes` zeros that must get an answer (the gateway refuses it, it is never cut off). */
+async function answeredUpload(agent: SignedInAgent, fileBytes: number, options: { declareLength?: boolean } = {}) {
+  const answer = await rawUpload(agent, fileBytes, options);
+  if (answer === 'aborted') throw new Error('the upload was cut off before any answer');
+  return answer;
+}
 
 interface Usage {
   usedBytes: number;
@@ -24,39 +30,6 @@ const usageOf = async (agent: SignedInAgent): Promise<Usage> => {
 async function storedBytes(prefix: string): Promise<number> {
   const sizes = await Promise.all((await objectKeys(prefix)).map(async (key) => (await storage.stat(key))?.size ?? 0));
   return sizes.reduce((sum, size) => sum + size, 0);
-}
-
-/** A multipart upload of `fileBytes` zeros with node:http: with its Content-Length, or chunked (no length known). */
-function rawUpload(agent: SignedInAgent, fileBytes: number, declareLength: boolean) {
-  const boundary = '----stemdeck-limits-boundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const url = new URL('/api/upload', BASE_URL);
-  return new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
-    const headers: Record<string, string | number> = { ...CSRF, cookie: agent.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
-    if (declareLength) headers['content-length'] = head.length + fileBytes + tail.length;
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers });
-    let sent = 0;
-    let answered = false;
-    req.on('response', (res) => {
-      answered = true;
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
-    });
-    req.on('error', (error) => !answered && reject(error));
-    const chunk = Buffer.alloc(256 * 1024);
-    req.write(head);
-    const pump = () => {
-      while (sent < fileBytes && !answered) {
-        const size = Math.min(chunk.length, fileBytes - sent);
-        sent += size;
-        if (!req.write(chunk.subarray(0, size))) return void req.once('drain', pump);
-      }
-      if (!answered && sent >= fileBytes) req.end(tail);
-    };
-    pump();
-  });
 }
 
 /**
@@ -107,7 +80,7 @@ describe('tenant limits: storage quota', () => {
     const keysBefore = await objectKeys(prefix);
     const projectsBefore = await projectCount();
 
-    const answer = await rawUpload(person, 64 * MB, true);
+    const answer = await answeredUpload(person, 64 * MB, { declareLength: true });
     expect(answer.status).toBe(413);
     const { message } = JSON.parse(answer.body) as { message: string };
     expect(message).toMatch(/^This upload needs 64 MB but only 1 MB of your [\d.]+ MB is left \([\d.]+ MB used\)\. Delete a project to make room\.$/);
@@ -124,7 +97,7 @@ describe('tenant limits: storage quota', () => {
     const keysBefore = await objectKeys(prefix);
     const projectsBefore = await projectCount();
 
-    const answer = await rawUpload(person, 12 * MB, false);
+    const answer = await answeredUpload(person, 12 * MB);
     expect(answer.status).toBe(413);
     expect((JSON.parse(answer.body) as { message: string }).message).toMatch(
       /^This upload needs more than 1 MB but only 1 MB of your [\d.]+ MB is left \([\d.]+ MB used\)\. Delete a project to make room\.$/,

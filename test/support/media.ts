@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { ObjectStorageAdapter } from '@stemdeck/platform';
 import WebSocket from 'ws';
@@ -152,4 +153,41 @@ export async function uploadSeparated(agent: SignedInAgent, path: string, option
   } finally {
     live.close();
   }
+}
+
+/** Sends a multipart body of `fileBytes` zeros with node:http, so the test can watch the answer arrive mid-body or abort. */
+export function rawUpload(agent: SignedInAgent, fileBytes: number, options: { abortAfter?: number; declareLength?: boolean } = {}) {
+  const boundary = '----stemdeck-test-boundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="huge.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const url = new URL('/api/upload', BASE_URL);
+  return new Promise<{ status: number; body: string; sent: number } | 'aborted'>((resolve) => {
+    const headers: Record<string, string | number> = { ...CSRF, cookie: agent.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    if (options.declareLength) headers['content-length'] = head.length + fileBytes + tail.length;
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers });
+    let sent = 0;
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
+    });
+    req.on('error', () => !answered && resolve('aborted'));
+    const chunk = Buffer.alloc(1024 * 1024);
+    req.write(head);
+    const pump = () => {
+      while (sent < fileBytes && !answered) {
+        if (options.abortAfter !== undefined && sent >= options.abortAfter) {
+          req.destroy();
+          return resolve('aborted');
+        }
+        const size = Math.min(chunk.length, fileBytes - sent);
+        sent += size;
+        if (!req.write(chunk.subarray(0, size))) return void req.once('drain', pump);
+      }
+      if (!answered && sent >= fileBytes) req.end(tail);
+    };
+    pump();
+  });
 }
