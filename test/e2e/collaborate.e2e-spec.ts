@@ -164,14 +164,17 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await join.waitFor();
     expect(await join.getByTestId('join-session-id').inputValue()).toBe(sessionId);
     await rival.locator('[data-testid="connection-badge"][data-connected="true"]').waitFor();
+    // Each page's toast lives 5 s: both are watched from the click on, not one after the other.
     await join.getByRole('button', { name: 'Join Session' }).click();
+    const demoToldJoined = expectReadableToast(demo, 'User Joined');
+    demoToldJoined.catch(() => undefined); // awaited below; a failure of rival's checks first must not leave it unhandled
     await expectReadableToast(rival, 'Joined Session');
     await rival.getByTestId('session-bar').waitFor();
     expect(await text(rival, 'session-bar-role')).toBe('Participant');
     expect(new URL(rival.url()).search).toBe(''); // the invite is used up: a reload does not ask again
 
     // Demo sees rival arrive: the toast, the participants panel (host first), two online.
-    await expectReadableToast(demo, 'User Joined');
+    await demoToldJoined;
     await demo.locator('[data-testid="participant"][data-online="true"]', { hasText: 'Rival Tester' }).waitFor();
     expect(await demo.getByTestId('participant-name').allInnerTexts()).toEqual(['Demo User (you)', 'Rival Tester']);
     expect(await text(demo, 'session-bar-online')).toBe('2 online');
@@ -286,11 +289,17 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     // Demo pauses for everyone; rival leaves and demo is told.
     await demo.getByTestId('session-pause').click();
     await rival.locator('[data-testid="session-transport"][data-playing="false"]').waitFor({ timeout: 10_000 });
+    const demoHeardBeforeLeave = demoFrames.received.length;
     await rival.getByTestId('session-leave').click();
+    const demoToldLeft = expectReadableToast(demo, 'User Left').catch(async (error: Error) => {
+      const shown = await demo.getByTestId('toast').locator('[data-part="title"]').allInnerTexts();
+      throw new Error(`${error.message}\ndemo heard after rival's leave: ${demoFrames.received.slice(demoHeardBeforeLeave).join(',')}\ntoasts on demo's page: ${shown.join(' | ') || 'none'}`);
+    });
+    demoToldLeft.catch(() => undefined);
     await expectReadableToast(rival, 'Left Session');
     expect(await rival.getByRole('tab', { name: 'Sessions' }).getAttribute('aria-selected')).toBe('true');
     expect(await rival.getByTestId('session-bar').count()).toBe(0);
-    await expectReadableToast(demo, 'User Left');
+    await demoToldLeft;
     await demo.locator('[data-testid="participant"]', { hasText: 'Rival Tester' }).waitFor({ state: 'detached' });
     expect(await cursor.count()).toBe(0);
   });
