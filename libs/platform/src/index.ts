@@ -16,3 +16,4 @@ export * from './nats-event-bus';
 export * from './nats-reconnect';
 export * from './clock';
 export * from './scratch-folders';
+export * from './owner-job-slots';

@@ -1,0 +1,171 @@
+import type { Connection } from 'mongoose';
+
+/**
+ * How many jobs of one kind (separation, a studio job, an export) each user may have running at once.
+ * More are not refused: they wait, oldest first, and start as the user's earlier ones finish, so one
+ * user's twenty uploads cannot hold back everybody else's. The slots are documents in the database with
+ * deterministic ids (`<kind>:<owner>:<n>`): inserting one is the claim, so two processes (or replicas)
+ * never hand out the same slot, and a crash between a job's end and its release is repaired by the sweep.
+ */
+
+/** What the slots need to know about one service's jobs of their kind. */
+export interface WaitingJobs {
+  /** The owner's jobs waiting for a slot, oldest first. */
+  waiting(ownerId: string): Promise<string[]>;
+  /** Owners who have jobs waiting. */
+  ownersWaiting(): Promise<string[]>;
+  /**
+   * Whether a slot claimed for the job is still its own: the job exists and has not finished (a waiting job
+   * counts too: it is between its claim and its start). False frees the slot.
+   */
+  holdsSlot(ownerId: string, jobId: string): Promise<boolean>;
+  /** Takes the job out of waiting; true only for the one call that did (so it is handed on once). */
+  leaveWaiting(ownerId: string, jobId: string): Promise<boolean>;
+  /** Hands the job to its work queue. Throwing means it never got there: the job's own store marks it failed. */
+  dispatch(ownerId: string, jobId: string): Promise<void>;
+  /** The owner's waiting jobs moved up (position 1 starts next). */
+  positionsChanged(ownerId: string, positions: ReadonlyArray<{ jobId: string; position: number }>): void;
+}
+
+/** Where the claims live: one slot per id, inserted atomically. */
+export interface SlotBoard {
+  /** True when this call claimed the slot; false when someone holds it. */
+  claim(slotId: string, claim: SlotClaim): Promise<boolean>;
+  /** Frees the slots the job holds. */
+  free(kind: string, jobId: string): Promise<void>;
+  /** Frees one slot (only while this job holds it). */
+  freeSlot(slotId: string, jobId: string): Promise<void>;
+  held(kind: string): Promise<Array<SlotClaim & { slotId: string }>>;
+}
+
+export interface SlotClaim {
+  kind: string;
+  ownerId: string;
+  jobId: string;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/** The slots as documents of the `job_slots` collection (their `_id` is the slot). */
+export class DatabaseSlotBoard implements SlotBoard {
+  constructor(private readonly connection: Connection) {}
+
+  private get slots() {
+    return this.connection.collection<{ _id: string; kind: string; ownerId: string; jobId: string; claimedAt: Date }>('job_slots');
+  }
+
+  async claim(slotId: string, claim: SlotClaim): Promise<boolean> {
+    try {
+      await this.slots.insertOne({ _id: slotId, ...claim, claimedAt: new Date() });
+      return true;
+    } catch (error) {
+      if ((error as { code?: number }).code === DUPLICATE_KEY) return false;
+      throw error;
+    }
+  }
+
+  async free(kind: string, jobId: string): Promise<void> {
+    await this.slots.deleteMany({ kind, jobId });
+  }
+
+  async freeSlot(slotId: string, jobId: string): Promise<void> {
+    await this.slots.deleteOne({ _id: slotId, jobId });
+  }
+
+  async held(kind: string): Promise<Array<SlotClaim & { slotId: string }>> {
+    const docs = await this.slots.find({ kind }).toArray();
+    return docs.map(({ _id, kind: k, ownerId, jobId }) => ({ slotId: _id, kind: k, ownerId, jobId }));
+  }
+}
+
+export class OwnerJobSlots {
+  /** One fill per owner at a time in this process (other processes are kept apart by the board). */
+  private readonly fills = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly kind: string,
+    private readonly perOwner: number,
+    private readonly board: SlotBoard,
+    private readonly jobs: WaitingJobs,
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
+
+  /**
+   * A job was stored as waiting: it starts now if the owner has a free slot and no older job waits.
+   * Returns its place in the owner's line (1 = next), or null when it started.
+   */
+  async admit(ownerId: string, jobId: string): Promise<number | null> {
+    await this.fill(ownerId);
+    const index = (await this.jobs.waiting(ownerId)).indexOf(jobId);
+    return index < 0 ? null : index + 1;
+  }
+
+  /** The job finished (done, failed for good, or gone): its slot goes to the owner's next waiting job. */
+  async release(ownerId: string, jobId: string): Promise<void> {
+    await this.board.free(this.kind, jobId);
+    await this.fill(ownerId);
+  }
+
+  /** The owner's place in line for each waiting job (1 = next). */
+  async positions(ownerId: string): Promise<Map<string, number>> {
+    return new Map((await this.jobs.waiting(ownerId)).map((jobId, index) => [jobId, index + 1]));
+  }
+
+  /**
+   * Repairs what a crash left: slots whose job no longer holds them are freed, and every owner with
+   * waiting jobs gets their free slots filled. Run on a timer.
+   */
+  async sweep(): Promise<{ freed: number; owners: number }> {
+    let freed = 0;
+    for (const slot of await this.board.held(this.kind)) {
+      if (await this.jobs.holdsSlot(slot.ownerId, slot.jobId)) continue;
+      await this.board.freeSlot(slot.slotId, slot.jobId);
+      freed += 1;
+    }
+    const owners = await this.jobs.ownersWaiting();
+    for (const ownerId of owners) await this.fill(ownerId);
+    return { freed, owners: owners.length };
+  }
+
+  private fill(ownerId: string): Promise<void> {
+    const previous = this.fills.get(ownerId) ?? Promise.resolve();
+    const next = previous.catch(() => undefined).then(() => this.fillNow(ownerId));
+    this.fills.set(ownerId, next);
+    const forget = () => {
+      if (this.fills.get(ownerId) === next) this.fills.delete(ownerId);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  private async fillNow(ownerId: string): Promise<void> {
+    let started = 0;
+    for (const jobId of await this.jobs.waiting(ownerId)) {
+      const slotId = await this.claimFor(ownerId, jobId);
+      if (slotId === null) break;
+      // Another process started it meanwhile: the slot claimed for it is given back.
+      if (!(await this.jobs.leaveWaiting(ownerId, jobId))) {
+        await this.board.freeSlot(slotId, jobId);
+        continue;
+      }
+      started += 1;
+      try {
+        await this.jobs.dispatch(ownerId, jobId);
+      } catch (error) {
+        this.warn(`${this.kind} job ${jobId} could not be handed to its queue: ${(error as Error).message}`);
+        await this.board.freeSlot(slotId, jobId);
+      }
+    }
+    if (started === 0) return;
+    const left = await this.jobs.waiting(ownerId);
+    if (left.length > 0) this.jobs.positionsChanged(ownerId, left.map((jobId, index) => ({ jobId, position: index + 1 })));
+  }
+
+  private async claimFor(ownerId: string, jobId: string): Promise<string | null> {
+    for (let slot = 0; slot < this.perOwner; slot++) {
+      const slotId = `${this.kind}:${ownerId}:${slot}`;
+      if (await this.board.claim(slotId, { kind: this.kind, ownerId, jobId })) return slotId;
+    }
+    return null;
+  }
+}
