@@ -57,6 +57,8 @@ export const LiveErrorMessage = z.object({
 export type LiveErrorMessage = z.infer<typeof LiveErrorMessage>;
 
 export const StemsProgressMessage = z.object({ type: z.literal('stems_progress'), projectId: z.string(), engine: EngineName, progress: z.number() });
+/** A separation waiting for one of the user's slots moved up their line (1 = next). */
+export const StemsQueuedMessage = z.object({ type: z.literal('stems_queued'), projectId: z.string(), engine: EngineName, position: z.number().int().positive() });
 /** The first `seconds` of every stem are playable at the stems' urls; `stems_ready` follows with the whole stems. */
 export const StemsPartialMessage = z.object({ type: z.literal('stems_partial'), projectId: z.string(), engine: EngineName, seconds: z.number(), stems: z.array(Stem) });
 export const StemsReadyMessage = z.object({ type: z.literal('stems_ready'), projectId: z.string(), engine: EngineName, stems: z.array(Stem) });
@@ -200,6 +202,7 @@ const serverOnlyMessages = [
   PongMessage,
   LiveErrorMessage,
   StemsProgressMessage,
+  StemsQueuedMessage,
   StemsPartialMessage,
   StemsReadyMessage,
   StemsFailedMessage,

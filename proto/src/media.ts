@@ -118,6 +118,11 @@ export const SeparationJob = z.object({
    * so a client that missed `stems_partial` can load them; null before that.
    */
   partialSeconds: z.number().nullable().optional(),
+  /**
+   * A queued job waiting for one of its owner's separation slots (each user runs a few at once; the rest
+   * wait, oldest first): its place in that user's line, 1 = next. Absent once it is handed to a worker.
+   */
+  queuePosition: z.number().int().positive().optional(),
 });
 export type SeparationJob = z.infer<typeof SeparationJob>;
 
@@ -262,6 +267,8 @@ export type SeparationJobMessage = z.infer<typeof SeparationJobMessage>;
 
 export const MediaEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stems_progress'), ownerId: z.string(), projectId: z.string(), engine: EngineName, progress: z.number() }),
+  /** A waiting separation moved up its owner's line (1 = next). */
+  z.object({ type: z.literal('stems_queued'), ownerId: z.string(), projectId: z.string(), engine: EngineName, position: z.number().int().positive() }),
   /**
    * Progressive stems: the first `seconds` of every stem are stored and playable at the stems' urls while
    * the rest of the song is still separating; `stems_ready` follows with the whole stems at the same urls.

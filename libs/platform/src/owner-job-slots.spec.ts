@@ -1,22 +1,4 @@
-import { OwnerJobSlots, type SlotBoard, type SlotClaim, type WaitingJobs } from './owner-job-slots';
-
-class MemoryBoard implements SlotBoard {
-  readonly slots = new Map<string, SlotClaim>();
-  async claim(slotId: string, claim: SlotClaim) {
-    if (this.slots.has(slotId)) return false;
-    this.slots.set(slotId, claim);
-    return true;
-  }
-  async free(kind: string, jobId: string) {
-    for (const [id, claim] of this.slots) if (claim.kind === kind && claim.jobId === jobId) this.slots.delete(id);
-  }
-  async freeSlot(slotId: string, jobId: string) {
-    if (this.slots.get(slotId)?.jobId === jobId) this.slots.delete(slotId);
-  }
-  async held(kind: string) {
-    return [...this.slots].filter(([, claim]) => claim.kind === kind).map(([slotId, claim]) => ({ slotId, ...claim }));
-  }
-}
+import { MemorySlotBoard, OwnerJobSlots, type WaitingJobs } from './owner-job-slots';
 
 /** Jobs in memory: waiting in creation order, running once dispatched, finished when told. */
 class MemoryJobs implements WaitingJobs {
@@ -63,7 +45,7 @@ class MemoryJobs implements WaitingJobs {
 
 describe('OwnerJobSlots', () => {
   const setup = (perOwner = 2) => {
-    const board = new MemoryBoard();
+    const board = new MemorySlotBoard();
     const jobs = new MemoryJobs();
     return { board, jobs, slots: new OwnerJobSlots('separation', perOwner, board, jobs) };
   };
@@ -138,7 +120,7 @@ describe('OwnerJobSlots', () => {
   });
 
   it('two processes sharing the board never start one job twice nor exceed the limit', async () => {
-    const board = new MemoryBoard();
+    const board = new MemorySlotBoard();
     const jobs = new MemoryJobs();
     const one = new OwnerJobSlots('separation', 2, board, jobs);
     const two = new OwnerJobSlots('separation', 2, board, jobs);

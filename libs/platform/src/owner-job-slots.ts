@@ -78,9 +78,34 @@ export class DatabaseSlotBoard implements SlotBoard {
   }
 }
 
+/** The slots in this process's memory: for unit specs (a real deployment shares the database's). */
+export class MemorySlotBoard implements SlotBoard {
+  readonly slots = new Map<string, SlotClaim>();
+
+  async claim(slotId: string, claim: SlotClaim): Promise<boolean> {
+    if (this.slots.has(slotId)) return false;
+    this.slots.set(slotId, claim);
+    return true;
+  }
+
+  async free(kind: string, jobId: string): Promise<void> {
+    for (const [id, claim] of this.slots) if (claim.kind === kind && claim.jobId === jobId) this.slots.delete(id);
+  }
+
+  async freeSlot(slotId: string, jobId: string): Promise<void> {
+    if (this.slots.get(slotId)?.jobId === jobId) this.slots.delete(slotId);
+  }
+
+  async held(kind: string): Promise<Array<SlotClaim & { slotId: string }>> {
+    return [...this.slots].filter(([, claim]) => claim.kind === kind).map(([slotId, claim]) => ({ slotId, ...claim }));
+  }
+}
+
 export class OwnerJobSlots {
   /** One fill per owner at a time in this process (other processes are kept apart by the board). */
   private readonly fills = new Map<string, Promise<void>>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly kind: string,
@@ -125,6 +150,24 @@ export class OwnerJobSlots {
     const owners = await this.jobs.ownersWaiting();
     for (const ownerId of owners) await this.fill(ownerId);
     return { freed, owners: owners.length };
+  }
+
+  /** Sweeps every `everyMs` until stopSweeping (one pass at a time; a failed pass is reported and the next runs). */
+  startSweeping(everyMs: number, log: (message: string) => void): void {
+    this.sweepTimer = setInterval(() => {
+      this.sweeping = this.sweeping.then(() =>
+        this.sweep().then(
+          ({ freed }) => freed > 0 && log(`freed ${freed} ${this.kind} slot(s) whose jobs had ended without giving them back`),
+          (error: Error) => this.warn(`${this.kind} slot sweep failed: ${error.message}`),
+        ),
+      );
+    }, everyMs);
+    this.sweepTimer.unref();
+  }
+
+  async stopSweeping(): Promise<void> {
+    clearInterval(this.sweepTimer);
+    await this.sweeping;
   }
 
   private fill(ownerId: string): Promise<void> {

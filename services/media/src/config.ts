@@ -15,6 +15,10 @@ export const loadMediaConfig = (source: NodeJS.ProcessEnv = process.env) =>
       /** A separation job without a heartbeat for this long is redelivered to another worker. */
       SEPARATION_ACK_WAIT_MS: env.int(30_000, 1000),
       SEPARATION_MAX_DELIVER: env.int(4, 1),
+      /** Separations one user runs at once; more wait (oldest first) and start as those finish. */
+      SEPARATION_JOBS_PER_USER: env.int(2, 1),
+      /** How often slots of jobs that ended without giving them back (a crash) are freed. */
+      SEPARATION_SLOT_SWEEP_MS: env.int(15_000, 500),
       /** Scratch space (model files fetched from object storage). */
       MEDIA_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-media'),
     },

@@ -19,6 +19,7 @@ import { RunSeparationUseCase } from './separation/run-separation.usecase';
 import { SeparationJobRepository } from './separation/separation-job.repository';
 import { SEPARATION_JOB_MODEL, SeparationJobSchema } from './separation/separation-job.schema';
 import { SeparationQueue } from './separation/separation-queue';
+import { SeparationSlots } from './separation/separation-slots';
 import { SeparationWorker } from './separation/separation.worker';
 import { SEPARATION_PORT_BINDINGS } from './separation/separation.providers';
 import { StemRepository } from './stems/stem.repository';
@@ -78,6 +79,7 @@ export class MediaModule implements OnApplicationShutdown {
         AttachEnhancedStemsUseCase,
         RequestSeparationUseCase,
         RunSeparationUseCase,
+        SeparationSlots,
         SeparationWorker,
         ...INGEST_PROVIDERS,
         ...SEPARATION_PORT_BINDINGS,

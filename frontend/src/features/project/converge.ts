@@ -9,7 +9,7 @@ export interface ConvergePlan {
   loadPartial: { engine: EngineName; seconds: number } | null;
   /** The server has the recording's analysis and the studio does not show it yet (its event was missed). */
   analysed: { bpm: number; key: string; duration: number } | null;
-  running: Array<{ engine: EngineName; progress: number }>;
+  running: Array<{ engine: EngineName; progress: number; queuePosition?: number }>;
   finished: EngineName[];
   failed: Array<{ engine: EngineName; message: string }>;
 }
@@ -41,7 +41,7 @@ export function planConvergence(
     if (job.status === 'queued' || job.status === 'processing') {
       // A failure shown here stays; whole stems of that engine mean the job just finished (its record lags).
       if (here?.status === 'failed' || (loadedEngine === job.engine && local.partialSeconds === null)) continue;
-      plan.running.push({ engine: job.engine, progress: Math.max(job.progress, here?.status === 'running' ? here.progress : 0) });
+      plan.running.push({ engine: job.engine, progress: Math.max(job.progress, here?.status === 'running' ? here.progress : 0), ...(job.queuePosition ? { queuePosition: job.queuePosition } : {}) });
     } else if (here?.status === 'running') {
       // Media stores a job's completion just before it makes that engine active, and reads them apart: a
       // completed job whose engine is not active yet is still running here, so polling goes on until it is.

@@ -6,6 +6,8 @@ export interface EngineJob {
   status: 'running' | 'failed';
   progress: number;
   message?: string;
+  /** Waiting for one of the user's separation slots: its place in their line (1 = next). */
+  queuePosition?: number;
 }
 
 export interface ProjectState {
@@ -71,8 +73,9 @@ export const projectSlice = createSlice({
       const stem = state.stems.find((s) => s.id === action.payload.id);
       if (stem) Object.assign(stem, action.payload);
     },
-    jobProgressed: (state, action: PayloadAction<{ engine: EngineName; progress: number }>) => {
-      state.jobs[action.payload.engine] = { status: 'running', progress: action.payload.progress };
+    jobProgressed: (state, action: PayloadAction<{ engine: EngineName; progress: number; queuePosition?: number }>) => {
+      const { engine, progress, queuePosition } = action.payload;
+      state.jobs[engine] = queuePosition ? { status: 'running', progress, queuePosition } : { status: 'running', progress };
     },
     jobFinished: (state, action: PayloadAction<{ engine: EngineName }>) => {
       delete state.jobs[action.payload.engine];

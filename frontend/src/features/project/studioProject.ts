@@ -32,7 +32,7 @@ export const QUIET_POLL_MS = 3000;
 const POLL_TICK_MS = 1000;
 
 /** The separation and project events the studio follows (validated by the live connection). */
-type LiveEvent = Extract<LiveServerMessage, { type: 'stems_progress' | 'stems_partial' | 'stems_ready' | 'stems_failed' | 'project_deleted' | 'project_analysed' }>;
+type LiveEvent = Extract<LiveServerMessage, { type: 'stems_queued' | 'stems_progress' | 'stems_partial' | 'stems_ready' | 'stems_failed' | 'project_deleted' | 'project_analysed' }>;
 
 const OPEN_PROJECT_KEY = 'stemdeck.openProject';
 
@@ -107,6 +107,7 @@ export class StudioProjectController {
               return void this.converge().then(() => this.syncVersions());
             case 'stem_updated':
               return this.applyRemoteChange(message);
+            case 'stems_queued':
             case 'stems_progress':
             case 'stems_partial':
             case 'stems_ready':
@@ -142,7 +143,7 @@ export class StudioProjectController {
     this.dispatch(projectOpened(project));
     rememberOpenProject(project.id);
     this.dispatch(fileLoaded({ name: project.originalFile, duration: project.duration }));
-    if (job && (job.status === 'queued' || job.status === 'processing')) this.dispatch(jobProgressed({ engine: job.engine, progress: job.progress }));
+    if (job && (job.status === 'queued' || job.status === 'processing')) this.dispatch(jobProgressed({ engine: job.engine, progress: job.progress, queuePosition: job.queuePosition }));
     this.lastHeard = performance.now();
     await this.applyServerState(project);
     // The answer that opened it may already be old: events sent before this project was open here (an
@@ -353,6 +354,7 @@ export class StudioProjectController {
     try {
       const job = await this.dispatch(projectsApi.endpoints.separate.initiate({ projectId: project.id, engine })).unwrap();
       if (job.status === 'failed') this.dispatch(jobFailed({ engine, message: job.error ?? 'Stem separation failed' }));
+      else if (job.queuePosition) this.dispatch(jobProgressed({ engine, progress: 0, queuePosition: job.queuePosition }));
     } catch (error) {
       const message = serverMessage(error) ?? 'Stem separation failed';
       this.dispatch(jobFailed({ engine, message }));
@@ -386,6 +388,9 @@ export class StudioProjectController {
     switch (event.type) {
       case 'project_analysed':
         this.analysed({ id: event.projectId, bpm: event.bpm, key: event.key, duration: event.duration });
+        break;
+      case 'stems_queued':
+        this.dispatch(jobProgressed({ engine: event.engine, progress: 0, queuePosition: event.position }));
         break;
       case 'stems_progress':
         if (event.progress < 1) this.dispatch(jobProgressed({ engine: event.engine, progress: event.progress }));

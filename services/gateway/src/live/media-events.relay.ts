@@ -23,7 +23,7 @@ export function toLiveMessage(event: MediaEvent): LiveServerMessage {
 }
 
 /**
- * Fans the media service's events out to the owner's open sockets: separation (`stems_progress`,
+ * Fans the media service's events out to the owner's open sockets: separation (`stems_queued`, `stems_progress`,
  * `stems_partial`, `stems_ready`, `stems_failed`), `project_deleted`, and `stem_updated` (to every socket
  * but the one whose change it was).
  */

@@ -24,6 +24,8 @@ export const PROJECT_STORE = Symbol('ProjectStore');
 export interface ProjectJobs {
   /** For each of the given projects, its newest job per engine. */
   latestPerEngine(ownerId: string, projectIds: string[]): Promise<Map<string, SeparationJobDocument[]>>;
+  /** The owner's jobs waiting for a separation slot, oldest first (their places in line). */
+  waitingIds(ownerId: string): Promise<string[]>;
   /** Every job of a project, all engines (the project is being deleted). */
   deleteForProject(ownerId: string, projectId: string): Promise<void>;
 }

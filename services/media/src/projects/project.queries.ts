@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { RpcFailure } from '@stemdeck/platform';
 import type { ObjectLocation, Project, SpotifyFeatures } from '@stemdeck/proto';
 import { toSeparationJob } from '../separation/separation-job.repository';
+import type { SeparationJobDocument } from '../separation/separation-job.schema';
 import { PROJECT_JOBS, PROJECT_STORE, type ProjectJobs, type ProjectStore } from './project.ports';
 import { PROJECT_NOT_FOUND, toProject } from './project.repository';
 import type { ProjectDocument } from './project.schema';
@@ -11,20 +12,28 @@ import type { ProjectDocument } from './project.schema';
 export class ProjectQueries {
   constructor(
     @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'findOwned' | 'listOwned'>,
-    @Inject(PROJECT_JOBS) private readonly jobs: Pick<ProjectJobs, 'latestPerEngine'>,
+    @Inject(PROJECT_JOBS) private readonly jobs: Pick<ProjectJobs, 'latestPerEngine' | 'waitingIds'>,
   ) {}
 
   /** The owner's projects, newest first, each with its newest job per engine (the library shows their state). */
   async list(ownerId: string): Promise<Project[]> {
     const projects = await this.projects.listOwned(ownerId);
     const jobs = await this.jobs.latestPerEngine(ownerId, projects.map((p) => p._id));
-    return projects.map((p) => toProject(p, (jobs.get(p._id) ?? []).map(toSeparationJob)));
+    const shown = await this.withPlaces(ownerId, jobs);
+    return projects.map((p) => toProject(p, shown(p._id)));
   }
 
   async get(ownerId: string, projectId: string): Promise<Project> {
     const project = await this.owned(ownerId, projectId);
     const jobs = await this.jobs.latestPerEngine(ownerId, [projectId]);
-    return toProject(project, (jobs.get(projectId) ?? []).map(toSeparationJob));
+    return toProject(project, (await this.withPlaces(ownerId, jobs))(projectId));
+  }
+
+  /** Each project's jobs as clients see them, a waiting one with its place in the owner's line. */
+  private async withPlaces(ownerId: string, jobs: Map<string, SeparationJobDocument[]>): Promise<(projectId: string) => ReturnType<typeof toSeparationJob>[]> {
+    const anyWaiting = [...jobs.values()].some((list) => list.some((job) => job.waiting && job.status === 'queued'));
+    const line = anyWaiting ? await this.jobs.waitingIds(ownerId) : [];
+    return (projectId) => (jobs.get(projectId) ?? []).map((job) => toSeparationJob(job, line.indexOf(job._id) + 1 || undefined));
   }
 
   async analysisOf(ownerId: string, projectId: string): Promise<{ spotifyFeatures: SpotifyFeatures; loudnessLufs: number }> {

@@ -4,20 +4,24 @@ import { InMemoryProjects } from '../testing/in-memory-projects';
 import { InMemorySeparationJobs } from '../testing/in-memory-separation-jobs';
 import { InMemoryStems } from '../testing/in-memory-stems';
 import { RecordingEvents, RecordingJobQueue } from '../testing/recording-publishers';
+import { MemorySlotBoard } from '@stemdeck/platform';
 import { RequestSeparationUseCase } from './request-separation.usecase';
+import { SeparationSlots } from './separation-slots';
 
 const OWNER = 'owner-1';
 const PROJECT = 'project-1';
 
-function setUp(options: { installed?: Array<'fast' | 'hybrid' | 'quality'> } = {}) {
+function setUp(options: { installed?: Array<'fast' | 'hybrid' | 'quality'>; perUser?: number } = {}) {
   const projects = new InMemoryProjects();
   projects.add({ _id: PROJECT, ownerId: OWNER, audioKey: 'users/owner-1/projects/project-1/original', duration: 30 });
   const stems = new InMemoryStems();
   const jobs = new InMemorySeparationJobs();
   const queue = new RecordingJobQueue();
   const events = new RecordingEvents();
-  const useCase = new RequestSeparationUseCase(projects, stems, jobs, new FakeEngines(options), queue, events, new SequentialIds('job'));
-  return { projects, stems, jobs, queue, events, useCase };
+  const config = { SEPARATION_JOBS_PER_USER: options.perUser ?? 2, SEPARATION_SLOT_SWEEP_MS: 60_000 };
+  const slots = new SeparationSlots(new MemorySlotBoard(), jobs, queue, events, config);
+  const useCase = new RequestSeparationUseCase(projects, stems, jobs, new FakeEngines(options), slots, events, new SequentialIds('job'));
+  return { projects, stems, jobs, queue, events, slots, useCase };
 }
 
 describe('RequestSeparationUseCase', () => {
@@ -93,11 +97,35 @@ describe('RequestSeparationUseCase', () => {
     expect(queue.queued).toEqual([]);
   });
 
-  it('marks the job failed when it cannot be queued, and lets the error through', async () => {
+  it('marks the job failed when it cannot be queued and answers 503 in plain words', async () => {
     const { jobs, queue, useCase } = setUp();
     queue.failure = new Error('no JetStream');
-    await expect(useCase.execute({ ownerId: OWNER, projectId: PROJECT, engine: 'fast' })).rejects.toThrow('no JetStream');
-    expect(jobs.stored.get('job-1')).toMatchObject({ status: 'failed', error: 'could not be queued' });
+    await expect(useCase.execute({ ownerId: OWNER, projectId: PROJECT, engine: 'fast' })).rejects.toMatchObject({ status: 503, message: expect.stringContaining('please try again') });
+    expect(jobs.stored.get('job-1')).toMatchObject({ status: 'failed', error: 'could not be queued', waiting: false });
+  });
+
+  it("runs a user's first separations at once and makes the rest wait their turn, oldest first", async () => {
+    const { projects, jobs, queue, events, slots, useCase } = setUp({ perUser: 2 });
+    for (const id of ['p2', 'p3', 'p4']) projects.add({ _id: id, ownerId: OWNER, audioKey: `users/owner-1/projects/${id}/original`, duration: 30 });
+    const answers = [];
+    for (const projectId of [PROJECT, 'p2', 'p3', 'p4']) answers.push(await useCase.execute({ ownerId: OWNER, projectId, engine: 'fast' }));
+    expect(answers.map((job) => [job.id, job.status, job.queuePosition])).toEqual([
+      ['job-1', 'queued', undefined],
+      ['job-2', 'queued', undefined],
+      ['job-3', 'queued', 1],
+      ['job-4', 'queued', 2],
+    ]);
+    expect(queue.queued.map((entry) => entry.jobId)).toEqual(['job-1', 'job-2']);
+    // Asking again for a waiting one answers its place; another user starts at once.
+    await expect(useCase.execute({ ownerId: OWNER, projectId: 'p4', engine: 'fast' })).resolves.toMatchObject({ id: 'job-4', queuePosition: 2 });
+    projects.add({ _id: 'theirs', ownerId: 'owner-2', audioKey: 'users/owner-2/projects/theirs/original', duration: 30 });
+    await expect(useCase.execute({ ownerId: 'owner-2', projectId: 'theirs', engine: 'fast' })).resolves.not.toHaveProperty('queuePosition');
+    // job-1 finishes: job-3 is handed on, job-4 moves up and is told so.
+    await jobs.finish(OWNER, 'job-1', 'completed');
+    await slots.release(OWNER, 'job-1');
+    expect(queue.queued.map((entry) => entry.jobId)).toEqual(['job-1', 'job-2', 'job-5', 'job-3']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events.published).toContainEqual({ type: 'stems_queued', ownerId: OWNER, projectId: 'p4', engine: 'fast', position: 1 });
   });
 
   it("queues a video's first job before its audio track is extracted (the job extracts it), but not a project without audio", async () => {

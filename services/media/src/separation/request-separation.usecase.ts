@@ -1,19 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ID_GENERATOR, type IdGenerator, RpcFailure } from '@stemdeck/platform';
+import { ID_GENERATOR, type IdGenerator, RpcFailure, SERVICE_UNAVAILABLE } from '@stemdeck/platform';
 import type { RequestSeparationRequest, SeparationJob } from '@stemdeck/proto';
 import { PROJECT_NOT_FOUND } from '../projects/project.repository';
 import { toStem } from '../stems/stem.repository';
 import { toSeparationJob } from './separation-job.repository';
+import { SEPARATION_SLOTS, type SeparationSlotsPort } from './separation-slots';
 import {
   SEPARATION_ENGINES,
   SEPARATION_EVENTS,
-  SEPARATION_JOB_QUEUE,
   SEPARATION_JOBS,
   SEPARATION_PROJECTS,
   SEPARATION_STEMS,
   type SeparationEngines,
   type SeparationEvents,
-  type SeparationJobQueue,
   type SeparationJobs,
   type SeparationProjects,
   type SeparationStems,
@@ -21,16 +20,18 @@ import {
 
 /**
  * Asks for a project's stems from one engine. A job already queued or running for that engine is
- * returned as is; finished stems are made the active set at once; otherwise a durable job is queued.
+ * returned as is; finished stems are made the active set at once; otherwise a job is made, and it is
+ * handed to the durable queue at once when its owner has a free separation slot, or waits its turn (the
+ * answer says its place in the owner's line).
  */
 @Injectable()
 export class RequestSeparationUseCase {
   constructor(
     @Inject(SEPARATION_PROJECTS) private readonly projects: SeparationProjects,
     @Inject(SEPARATION_STEMS) private readonly stems: Pick<SeparationStems, 'listOwned'>,
-    @Inject(SEPARATION_JOBS) private readonly jobs: Pick<SeparationJobs, 'findLive' | 'create' | 'finish'>,
+    @Inject(SEPARATION_JOBS) private readonly jobs: Pick<SeparationJobs, 'findLive' | 'findOwned' | 'create'>,
     @Inject(SEPARATION_ENGINES) private readonly engines: Pick<SeparationEngines, 'get'>,
-    @Inject(SEPARATION_JOB_QUEUE) private readonly queue: SeparationJobQueue,
+    @Inject(SEPARATION_SLOTS) private readonly slots: Pick<SeparationSlotsPort, 'admit' | 'placeOf'>,
     @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
@@ -49,15 +50,13 @@ export class RequestSeparationUseCase {
       this.events.publish({ type: 'stems_ready', ownerId, projectId, engine, stems });
       return toSeparationJob(existing);
     }
-    if (existing) return toSeparationJob(existing);
+    if (existing) return toSeparationJob(existing, existing.waiting ? await this.slots.placeOf(ownerId, existing._id) : undefined);
 
-    const job = await this.jobs.create({ _id: this.ids.randomUUID(), ownerId, projectId, engine });
-    try {
-      await this.queue.publish(job._id, { jobId: job._id, ownerId, projectId, engine });
-    } catch (error) {
-      await this.jobs.finish(ownerId, job._id, 'failed', 'could not be queued');
-      throw error;
-    }
-    return toSeparationJob(job);
+    const created = await this.jobs.create({ _id: this.ids.randomUUID(), ownerId, projectId, engine });
+    const place = await this.slots.admit(ownerId, created._id);
+    const job = (await this.jobs.findOwned(ownerId, created._id)) ?? created;
+    // Its slot was free but the work queue refused it (NATS away): the job is failed, the request answers 503.
+    if (job.status === 'failed') throw new RpcFailure(503, SERVICE_UNAVAILABLE);
+    return toSeparationJob(job, place ?? undefined);
   }
 }

@@ -4,7 +4,8 @@ import type { EngineName, SeparationJob } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
 import { SEPARATION_JOB_MODEL, SeparationJobDocument, SeparationJobStatus } from './separation-job.schema';
 
-export const toSeparationJob = (doc: SeparationJobDocument): SeparationJob => ({
+/** The job as clients see it; `queuePosition` for one waiting for its owner's slot (its place in their line). */
+export const toSeparationJob = (doc: SeparationJobDocument, queuePosition?: number): SeparationJob => ({
   id: doc._id,
   projectId: doc.projectId,
   engine: doc.engine,
@@ -12,6 +13,7 @@ export const toSeparationJob = (doc: SeparationJobDocument): SeparationJob => ({
   progress: doc.progress,
   error: doc.error,
   partialSeconds: doc.status === 'failed' ? null : (doc.partialSeconds ?? null),
+  ...(doc.waiting && doc.status === 'queued' && queuePosition ? { queuePosition } : {}),
 });
 
 @Injectable()
@@ -20,7 +22,8 @@ export class SeparationJobRepository {
 
   async create(job: Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): Promise<SeparationJobDocument> {
     const now = new Date();
-    const doc: SeparationJobDocument = { ...job, status: 'queued', progress: 0, error: null, partialSeconds: null, attempts: 0, createdAt: now, updatedAt: now };
+    // Every job starts waiting for one of its owner's slots (SeparationSlots hands it to the queue).
+    const doc: SeparationJobDocument = { ...job, status: 'queued', progress: 0, error: null, partialSeconds: null, attempts: 0, waiting: true, createdAt: now, updatedAt: now };
     await this.jobs.create(doc);
     return doc;
   }
@@ -73,6 +76,23 @@ export class SeparationJobRepository {
       latest.set(doc.projectId, forProject);
     }
     return latest;
+  }
+
+  /** The owner's jobs waiting for a slot, oldest first. */
+  async waitingIds(ownerId: string): Promise<string[]> {
+    const docs = await this.jobs.find({ waiting: true, ownerId, status: 'queued' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean<Array<{ _id: string }>>().exec();
+    return docs.map((doc) => doc._id);
+  }
+
+  async ownersWaiting(): Promise<string[]> {
+    const docs = await this.jobs.find({ waiting: true, status: 'queued' }, { ownerId: 1 }).lean<Array<{ ownerId: string }>>().exec();
+    return [...new Set(docs.map((doc) => doc.ownerId))];
+  }
+
+  /** Takes the job out of waiting; true only for the call that did. */
+  async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
+    const result = await this.jobs.updateOne({ _id: jobId, ownerId, waiting: true }, { $set: { waiting: false, updatedAt: new Date() } }).exec();
+    return result.modifiedCount === 1;
   }
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {

@@ -16,6 +16,8 @@ export interface SeparationJobDocument {
   /** Seconds of every stem already stored while the job runs (progressive stems); null before, and after a failure. */
   partialSeconds: number | null;
   attempts: number;
+  /** Queued behind the owner's other separations (all their slots busy); false once handed to a worker. */
+  waiting?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,9 +33,11 @@ export const SeparationJobSchema = new Schema<SeparationJobDocument>(
     error: { type: String, default: null },
     partialSeconds: { type: Number, default: null },
     attempts: { type: Number, required: true },
+    waiting: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'separation_jobs' },
 );
 SeparationJobSchema.index({ ownerId: 1, projectId: 1, engine: 1 });
+SeparationJobSchema.index({ waiting: 1, ownerId: 1, createdAt: 1 });

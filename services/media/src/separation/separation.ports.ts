@@ -46,8 +46,16 @@ export interface SeparationJobs {
   /** The first `seconds` of every stem are stored and playable (a client that missed `stems_partial` reads this). */
   setPartial(ownerId: string, jobId: string, seconds: number): Promise<void>;
   finish(ownerId: string, jobId: string, status: Extract<SeparationJobStatus, 'completed' | 'failed'>, error?: string | null): Promise<void>;
+  /** The owner's jobs waiting for a separation slot, oldest first. */
+  waitingIds(ownerId: string): Promise<string[]>;
+  ownersWaiting(): Promise<string[]>;
+  /** Takes the job out of waiting; true only for the call that did. */
+  leaveWaiting(ownerId: string, jobId: string): Promise<boolean>;
 }
 export const SEPARATION_JOBS = Symbol('SeparationJobs');
+
+/** Where the users' separation slots are claimed (the database's `job_slots`, shared by every media process). */
+export const SLOT_BOARD = Symbol('SlotBoard');
 
 /** The engines: each answers 409 (an RpcFailure) for one that is not installed. */
 export interface SeparationEngines {

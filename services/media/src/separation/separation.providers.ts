@@ -1,5 +1,7 @@
 import type { Provider } from '@nestjs/common';
-import { ObjectStorageAdapter } from '@stemdeck/platform';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { DatabaseSlotBoard, ObjectStorageAdapter } from '@stemdeck/platform';
+import type { Connection } from 'mongoose';
 import { MediaToolsAdapter } from '../media-tools/media-tools.adapter';
 import { ProjectRepository } from '../projects/project.repository';
 import { StemRepository } from '../stems/stem.repository';
@@ -7,6 +9,7 @@ import { EngineRegistry } from './engine-registry';
 import { MediaEventsPublisher } from './media-events.publisher';
 import { SeparationJobRepository } from './separation-job.repository';
 import { SeparationQueue } from './separation-queue';
+import { SEPARATION_SLOTS, SeparationSlots } from './separation-slots';
 import {
   SEPARATION_ENGINES,
   SEPARATION_EVENTS,
@@ -15,6 +18,7 @@ import {
   SEPARATION_MEDIA_TOOLS,
   SEPARATION_PROJECTS,
   SEPARATION_STEMS,
+  SLOT_BOARD,
   STEM_STORAGE,
 } from './separation.ports';
 
@@ -28,5 +32,7 @@ export const SEPARATION_PORT_BINDINGS: Provider[] = [
   { provide: SEPARATION_MEDIA_TOOLS, useExisting: MediaToolsAdapter },
   { provide: SEPARATION_EVENTS, useExisting: MediaEventsPublisher },
   { provide: SEPARATION_JOB_QUEUE, useExisting: SeparationQueue },
+  { provide: SEPARATION_SLOTS, useExisting: SeparationSlots },
+  { provide: SLOT_BOARD, inject: [getConnectionToken()], useFactory: (connection: Connection) => new DatabaseSlotBoard(connection) },
 ];
 

@@ -16,7 +16,25 @@ export class InMemorySeparationJobs implements SeparationJobs {
   }
 
   async create(job: Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): Promise<SeparationJobDocument> {
-    return { ...this.add(job) };
+    return { ...this.add({ ...job, waiting: true }) };
+  }
+
+  async waitingIds(ownerId: string): Promise<string[]> {
+    return [...this.stored.values()]
+      .filter((job) => job.ownerId === ownerId && job.waiting && job.status === 'queued')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+      .map((job) => job._id);
+  }
+
+  async ownersWaiting(): Promise<string[]> {
+    return [...new Set([...this.stored.values()].filter((job) => job.waiting && job.status === 'queued').map((job) => job.ownerId))];
+  }
+
+  async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
+    const job = this.owned(ownerId, jobId);
+    if (!job?.waiting) return false;
+    job.waiting = false;
+    return true;
   }
 
   async findOwned(ownerId: string, jobId: string): Promise<SeparationJobDocument | null> {
