@@ -178,6 +178,12 @@ const jobFields = {
   /** 0–100. */
   progress: z.number().min(0).max(100),
   error: z.string().optional(),
+  /**
+   * A processing job still waiting for one of its owner's job slots (each user runs a few mastering, enhance
+   * and video jobs at once; the rest wait, oldest first): its place in that user's line, 1 = next. Absent
+   * once it is handed to a worker.
+   */
+  queuePosition: z.number().int().positive().optional(),
   createdAt: z.string(),
 };
 

@@ -19,6 +19,10 @@ export const jobsConfigShape = {
   JOBS_ACK_WAIT_MS: env.int(30_000, 1000),
   /** Attempts a job gets before it is marked failed (JetStream delivers it once more, see JobsQueue). */
   JOBS_MAX_DELIVER: env.int(3, 1),
+  /** Jobs (mastering, enhance and video together) one user runs at once; more wait (oldest first) and start as those finish. */
+  JOBS_PER_USER: env.int(2, 1),
+  /** How often slots of jobs that ended without giving them back (a crash) are freed. */
+  JOBS_SLOT_SWEEP_MS: env.int(15_000, 500),
   /** Scratch space for mixes and masters (removed after each job). */
   JOBS_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-jobs'),
   /** Dolby.io Media API app key and secret (both or neither): with them Dolby enhances, and masters unless LANDR is configured. */

@@ -11,6 +11,7 @@ import { EnhanceJobRunner } from './jobs/enhance-job.runner';
 import { DeleteProjectJobsUseCase } from './jobs/delete-project-jobs.usecase';
 import { JobEventsPublisher } from './jobs/job-events.publisher';
 import { JobQueries } from './jobs/job.queries';
+import { JobSlots } from './jobs/job-slots';
 import { JobRepository } from './jobs/job.repository';
 import { JOB_MODEL, JobSchema } from './jobs/job.schema';
 import { JobsQueue } from './jobs/jobs-queue';
@@ -88,6 +89,7 @@ export class JobsModule implements OnApplicationShutdown {
         { provide: VIDEO_PROVIDER, useFactory: () => configuredVideoProvider(config, localVideoRenderer()) },
         JobRepository,
         MediaProjectsAdapter,
+        JobSlots,
         CreateJobUseCase,
         MasteringJobRunner,
         EnhanceJobRunner,

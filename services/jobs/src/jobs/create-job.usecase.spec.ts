@@ -1,4 +1,4 @@
-import { RpcFailure } from '@stemdeck/platform';
+import { MemorySlotBoard, RpcFailure } from '@stemdeck/platform';
 import type { EnhanceParameters } from '@stemdeck/proto';
 import { FakeClock, SequentialIds } from '../testing/fake-clock';
 import { FakeEnhanceProvider } from '../testing/fake-enhance-provider';
@@ -6,8 +6,9 @@ import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
 import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
 import { FakeVideoRenderer } from '../testing/fake-video-provider';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
-import { RecordingJobQueue } from '../testing/recording-publishers';
+import { RecordingJobEvents, RecordingJobQueue } from '../testing/recording-publishers';
 import { CreateJobUseCase, NOT_ANALYSED, PROJECT_NOT_FOUND, STEMS_NOT_READY, type NewJobCommand } from './create-job.usecase';
+import { JobSlots } from './job-slots';
 
 describe('CreateJobUseCase', () => {
   const parameters = { masterType: 'full-mix', style: 'warm', intensity: 2 } as const;
@@ -18,13 +19,18 @@ describe('CreateJobUseCase', () => {
   let media: FakeMediaProjects;
   let jobs: InMemoryJobs;
   let queue: RecordingJobQueue;
+  let events: RecordingJobEvents;
+  let slots: JobSlots;
   let useCase: CreateJobUseCase;
 
   beforeEach(() => {
     media = new FakeMediaProjects();
     jobs = new InMemoryJobs();
     queue = new RecordingJobQueue();
-    useCase = new CreateJobUseCase(media, jobs, queue, new FakeMasteringProvider(), new FakeEnhanceProvider(), new FakeVideoRenderer(), new FakeClock(Date.UTC(2026, 0, 2)), new SequentialIds('job'));
+    events = new RecordingJobEvents();
+    // A user's limit above what these specs start, so each job is handed to the queue at once ('the line' below sets 2).
+    slots = new JobSlots(new MemorySlotBoard(), jobs, queue, events, { JOBS_PER_USER: 10, JOBS_SLOT_SWEEP_MS: 60_000 });
+    useCase = new CreateJobUseCase(media, jobs, slots, new FakeMasteringProvider(), new FakeEnhanceProvider(), new FakeVideoRenderer(), new FakeClock(Date.UTC(2026, 0, 2)), new SequentialIds('job'));
   });
 
   it('stores a processing job for the owner\'s separated project and queues it by id', async () => {
@@ -66,11 +72,12 @@ describe('CreateJobUseCase', () => {
     expect(queue.queued).toHaveLength(2);
   });
 
-  it('marks the job failed when it cannot be queued, and says so', async () => {
+  it('marks the job failed when it cannot be queued, tells the owner, and answers 503 in plain words', async () => {
     media.add('u1', 'p1', fourStems('p1'));
     queue.failure = new Error('no JetStream');
-    await expect(useCase.execute('u1', { projectId: 'p1', type: 'enhance', parameters: enhance })).rejects.toThrow('no JetStream');
-    expect(jobs.docs.get('job-1')).toMatchObject({ status: 'failed', error: 'The job could not be queued' });
+    await expect(useCase.execute('u1', { projectId: 'p1', type: 'enhance', parameters: enhance })).rejects.toMatchObject({ status: 503, message: expect.stringContaining('please try again') });
+    expect(jobs.docs.get('job-1')).toMatchObject({ status: 'failed', error: 'The job could not be queued', waiting: false });
+    expect(events.published).toEqual([{ type: 'job_failed', ownerId: 'u1', job: expect.objectContaining({ id: 'job-1', status: 'failed' }) }]);
   });
   describe('video', () => {
     const video = (parameters: object, projectId = 'p1'): NewJobCommand => ({

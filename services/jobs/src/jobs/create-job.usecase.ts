@@ -1,16 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EnhanceParameters, JobRecord, MasteringParameters, VideoParameters } from '@stemdeck/proto';
-import { CLOCK, ID_GENERATOR, RpcFailure, type Clock, type IdGenerator } from '@stemdeck/platform';
+import { CLOCK, ID_GENERATOR, RpcFailure, SERVICE_UNAVAILABLE, type Clock, type IdGenerator } from '@stemdeck/platform';
 import { toJobRecord } from './job-record';
+import { JOB_SLOTS, type JobSlotsPort } from './job-slots';
 import {
   ENHANCE_PROVIDER,
-  JOB_QUEUE,
   JOB_STORE,
   MASTERING_PROVIDER,
   MEDIA_PROJECTS,
   VIDEO_PROVIDER,
   type EnhanceProvider,
-  type JobQueue,
   type JobStore,
   type MasteringProvider,
   type MediaProjects,
@@ -33,15 +32,17 @@ const minutesAndSeconds = (seconds: number): string => `${Math.floor(seconds / 6
 /**
  * Starts a job on a project (mastering, enhance or video): the project must be the owner's (404) and have
  * stems (409); a video also needs the song's analysis (its tempo: 409 until then) and a custom span inside the
- * song (400 naming the field). The job is stored as processing, named after the provider that will run it,
- * and queued on the durable work queue, where RunJobUseCase picks it up.
+ * song (400 naming the field). The job is stored as processing, named after the provider that will run it;
+ * it is handed to the durable work queue (where RunJobUseCase picks it up) at once when its owner has a free
+ * job slot, or waits its turn, the answer saying its place in the owner's line (JobSlots). A free slot whose
+ * queue refused the job (NATS away) fails it and answers 503.
  */
 @Injectable()
 export class CreateJobUseCase {
   constructor(
     @Inject(MEDIA_PROJECTS) private readonly media: Pick<MediaProjects, 'exists' | 'project' | 'activeStems'>,
-    @Inject(JOB_STORE) private readonly jobs: Pick<JobStore, 'create' | 'fail'>,
-    @Inject(JOB_QUEUE) private readonly queue: JobQueue,
+    @Inject(JOB_STORE) private readonly jobs: Pick<JobStore, 'create' | 'findOwned'>,
+    @Inject(JOB_SLOTS) private readonly slots: Pick<JobSlotsPort, 'admit'>,
     @Inject(MASTERING_PROVIDER) private readonly mastering: Pick<MasteringProvider, 'name'>,
     @Inject(ENHANCE_PROVIDER) private readonly enhance: Pick<EnhanceProvider, 'name'>,
     @Inject(VIDEO_PROVIDER) private readonly video: Pick<VideoProvider, 'name'>,
@@ -54,7 +55,7 @@ export class CreateJobUseCase {
     if (command.type === 'video') await this.checkVideo(ownerId, projectId, command.parameters);
     else if (!(await this.media.exists(ownerId, projectId))) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     if ((await this.media.activeStems(ownerId, projectId)).length === 0) throw new RpcFailure(409, STEMS_NOT_READY);
-    const job = await this.jobs.create({
+    const created = await this.jobs.create({
       _id: this.ids.randomUUID(),
       ownerId,
       projectId,
@@ -63,13 +64,10 @@ export class CreateJobUseCase {
       parameters,
       createdAt: new Date(this.clock.now()),
     });
-    try {
-      await this.queue.publish(job._id, { jobId: job._id, ownerId });
-    } catch (error) {
-      await this.jobs.fail(ownerId, job._id, 'The job could not be queued');
-      throw error;
-    }
-    return toJobRecord(job);
+    const place = await this.slots.admit(ownerId, created._id);
+    const job = (await this.jobs.findOwned(ownerId, created._id)) ?? created;
+    if (job.status === 'failed') throw new RpcFailure(503, SERVICE_UNAVAILABLE);
+    return toJobRecord(job, place ?? undefined);
   }
 
   /** The owner's project (404), analysed (409), and a custom span that ends within the song (400, the field named). */

@@ -10,6 +10,7 @@ import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
 import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
 import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
+import { RecordingLineAnnouncements } from '../testing/recording-slots';
 import { RecordingJobEvents } from '../testing/recording-publishers';
 import { CancelJobUseCase, FINISHING } from './cancel-job.usecase';
 import { ENHANCEMENT_FAILED, EnhanceJobRunner, NOTHING_TO_ENHANCE, STEMS_CHANGED } from './enhance-job.runner';
@@ -47,12 +48,12 @@ describe('RunJobUseCase: enhance jobs', () => {
     storage = new InMemoryJobStorage();
     provider = new FakeEnhanceProvider();
     events = new RecordingJobEvents();
-    cancel = new CancelJobUseCase(jobs, storage, events);
+    cancel = new CancelJobUseCase(jobs, storage, events, new RecordingLineAnnouncements());
     const runners = { mastering: new MasteringJobRunner(media, storage, new FakeMasteringProvider()), enhance: new EnhanceJobRunner(media, storage, provider), video: new VideoJobRunner(media, storage, new FakeVideoRenderer(), new JobScratch(tmpdir())) };
     // Every reading of the clock moves it 600 ms, so each progress report is past the store interval.
     useCase = new RunJobUseCase(jobs, storage, events, { JOBS_MAX_DELIVER: MAX_DELIVER }, new FakeClock(0, 600), runners);
     media.add('u1', 'p1', fourStems('p1'));
-    await jobs.create({ _id: 'e1', ownerId: 'u1', projectId: 'p1', type: 'enhance', provider: 'local', parameters: parameters({ vocals: true, bass: true }), createdAt: new Date(0) });
+    await jobs.createRunning({ _id: 'e1', ownerId: 'u1', projectId: 'p1', type: 'enhance', provider: 'local', parameters: parameters({ vocals: true, bass: true }), createdAt: new Date(0) });
   });
 
   it('enhances each chosen stem from its original, stores it under the job\'s folder, hands the outputs to media, then completes', async () => {
@@ -116,7 +117,7 @@ describe('RunJobUseCase: enhance jobs', () => {
     expect(provider.requests.map((request) => request.input)).toEqual([original('vocals')]);
     expect(jobs.docs.get('e1')!.outputs.map((output) => output.name)).toEqual(['vocals.flac']);
 
-    await jobs.create({ _id: 'e2', ownerId: 'u1', projectId: 'p1', type: 'enhance', provider: 'local', parameters: parameters({ bass: true }), createdAt: new Date(1) });
+    await jobs.createRunning({ _id: 'e2', ownerId: 'u1', projectId: 'p1', type: 'enhance', provider: 'local', parameters: parameters({ bass: true }), createdAt: new Date(1) });
     expect(await useCase.execute({ ...item(1), payload: { jobId: 'e2', ownerId: 'u1' } })).toBe('done');
     expect(jobs.docs.get('e2')).toMatchObject({ status: 'failed', error: NOTHING_TO_ENHANCE });
     expect(events.types().at(-1)).toBe('job_failed');

@@ -10,5 +10,7 @@ export const completed = ({ outputs, before, after }: JobResult): Partial<JobDoc
   progress: 100,
   error: null,
   finishing: false,
+  waiting: false,
 });
-export const failed = (error: string): Partial<JobDocument> => ({ status: 'failed', error, outputs: [], finishing: false });
+/** A failed job (a waiting one too: cancelled before it started) no longer waits for a slot. */
+export const failed = (error: string): Partial<JobDocument> => ({ status: 'failed', error, outputs: [], finishing: false, waiting: false });

@@ -10,8 +10,11 @@ const toOutputRecord = ({ name, stemType, video, before, after }: JobOutputDocum
   ...(after ? { after } : {}),
 });
 
-/** A stored job as the service sends it: the result only once completed (a master's figures, a video's facts, when it has them). */
-export const toJobRecord = (doc: JobDocument): JobRecord => ({
+/**
+ * A stored job as the service sends it: the result only once completed (a master's figures, a video's facts,
+ * when it has them); `queuePosition` for one waiting for its owner's job slot (its place in their line).
+ */
+export const toJobRecord = (doc: JobDocument, queuePosition?: number): JobRecord => ({
   id: doc._id,
   projectId: doc.projectId,
   type: doc.type,
@@ -19,6 +22,7 @@ export const toJobRecord = (doc: JobDocument): JobRecord => ({
   status: doc.status,
   progress: doc.progress,
   ...(doc.error ? { error: doc.error } : {}),
+  ...(doc.waiting && doc.status === 'processing' && queuePosition ? { queuePosition } : {}),
   ...(doc.status === 'completed'
     ? {
         result: {

@@ -4,26 +4,33 @@ import type { JobRecord, ObjectLocation } from '@stemdeck/proto';
 import { JOB_NOT_FOUND } from './cancel-job.usecase';
 import { PROJECT_NOT_FOUND } from './create-job.usecase';
 import { toJobRecord } from './job-record';
+import type { JobDocument } from './job.schema';
 import { JOB_STORE, MEDIA_PROJECTS, type JobStore, type MediaProjects } from './jobs.ports';
 
-/** Reads of the owner's jobs (another user's job or project is absent: 404). */
+/** Reads of the owner's jobs (another user's job or project is absent: 404); a waiting one carries its place in the owner's line. */
 @Injectable()
 export class JobQueries {
   constructor(
-    @Inject(JOB_STORE) private readonly jobs: Pick<JobStore, 'findOwned' | 'listForProject'>,
+    @Inject(JOB_STORE) private readonly jobs: Pick<JobStore, 'findOwned' | 'listForProject' | 'waitingIds'>,
     @Inject(MEDIA_PROJECTS) private readonly media: Pick<MediaProjects, 'exists' | 'project'>,
   ) {}
 
   async get(ownerId: string, jobId: string): Promise<JobRecord> {
     const job = await this.jobs.findOwned(ownerId, jobId);
     if (!job) throw new RpcFailure(404, JOB_NOT_FOUND);
-    return toJobRecord(job);
+    return (await this.withPlaces(ownerId, [job]))[0]!;
   }
 
   /** Newest first. */
   async listForProject(ownerId: string, projectId: string): Promise<JobRecord[]> {
     if (!(await this.media.exists(ownerId, projectId))) throw new RpcFailure(404, PROJECT_NOT_FOUND);
-    return (await this.jobs.listForProject(ownerId, projectId)).map(toJobRecord);
+    return this.withPlaces(ownerId, await this.jobs.listForProject(ownerId, projectId));
+  }
+
+  /** The jobs as clients see them, a waiting one with its place in the owner's line (1 = next). */
+  private async withPlaces(ownerId: string, jobs: JobDocument[]): Promise<JobRecord[]> {
+    const line = jobs.some((job) => job.waiting && job.status === 'processing') ? await this.jobs.waitingIds(ownerId) : [];
+    return jobs.map((job) => toJobRecord(job, line.indexOf(job._id) + 1 || undefined));
   }
 
   /** Where a completed job's output is, for the gateway to stream; a video is saved under the song's name. */

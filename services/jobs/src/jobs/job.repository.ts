@@ -11,7 +11,8 @@ export class JobRepository implements JobStore {
   constructor(@InjectModel(JOB_MODEL) private readonly jobs: Model<JobDocument>) {}
 
   async create(job: NewJob): Promise<JobDocument> {
-    const doc: JobDocument = { ...job, status: 'processing', progress: 0, error: null, outputs: [], before: null, after: null, attempts: 0, updatedAt: job.createdAt };
+    // Every job starts waiting for one of its owner's slots (JobSlots hands it to the work queue).
+    const doc: JobDocument = { ...job, status: 'processing', progress: 0, error: null, outputs: [], before: null, after: null, attempts: 0, waiting: true, updatedAt: job.createdAt };
     await this.jobs.create(doc);
     return doc;
   }
@@ -55,6 +56,20 @@ export class JobRepository implements JobStore {
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
     await this.jobs.deleteMany({ ownerId, projectId }).exec();
+  }
+
+  async waitingIds(ownerId: string): Promise<string[]> {
+    const docs = await this.jobs.find({ waiting: true, ownerId, status: 'processing' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean<Array<{ _id: string }>>().exec();
+    return docs.map((doc) => doc._id);
+  }
+
+  async ownersWaiting(): Promise<string[]> {
+    return this.jobs.distinct('ownerId', { waiting: true, status: 'processing' }).exec() as Promise<string[]>;
+  }
+
+  async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
+    const result = await this.jobs.updateOne({ _id: jobId, ownerId, waiting: true, status: 'processing' }, { $set: { waiting: false, updatedAt: new Date() } }).exec();
+    return result.modifiedCount === 1;
   }
 
   /** Changes a job that is still processing (null when it was cancelled, finished or deleted meanwhile). */

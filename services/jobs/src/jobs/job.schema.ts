@@ -34,6 +34,11 @@ export interface JobDocument {
   attempts: number;
   /** Its outputs are being handed over (an enhance job's to media): a cancel now would strand them, so it is refused. */
   finishing?: boolean;
+  /**
+   * Stored, but waiting for one of its owner's job slots (each user runs JOBS_PER_USER jobs at once, the rest
+   * wait oldest first): not on the work queue yet. False once handed to it (JobSlots).
+   */
+  waiting?: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -64,9 +69,11 @@ export const JobSchema = new Schema<JobDocument>(
     after: { type: LoudnessSchema, default: null },
     attempts: { type: Number, required: true },
     finishing: { type: Boolean, default: false },
+    waiting: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
   { versionKey: false, collection: 'jobs' },
 );
 JobSchema.index({ ownerId: 1, projectId: 1, createdAt: -1 });
+JobSchema.index({ waiting: 1, ownerId: 1, createdAt: 1 });

@@ -32,8 +32,17 @@ export interface JobStore {
   /** Fails a processing job that is not finishing (a user's cancel); null otherwise. */
   cancel(ownerId: string, jobId: string, error: string): Promise<JobDocument | null>;
   deleteForProject(ownerId: string, projectId: string): Promise<void>;
+  /** The owner's jobs waiting for a job slot, oldest first (their places in line). */
+  waitingIds(ownerId: string): Promise<string[]>;
+  /** Owners who have jobs waiting. */
+  ownersWaiting(): Promise<string[]>;
+  /** Takes a processing job out of waiting; true only for the call that did (it is handed to the queue once). */
+  leaveWaiting(ownerId: string, jobId: string): Promise<boolean>;
 }
 export const JOB_STORE = Symbol('JobStore');
+
+/** Where the users' job slots are claimed (the database's `job_slots`, shared by every jobs process). */
+export const SLOT_BOARD = Symbol('SlotBoard');
 
 /** One of a project's active stems with its saved mix and where its audio is. */
 export interface ProjectStem {

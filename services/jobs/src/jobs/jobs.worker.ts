@@ -1,11 +1,13 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { JobScratch } from '../scratch/job-scratch';
+import { JOB_SLOTS, type JobSlotsPort } from './job-slots';
 import { JobsQueue } from './jobs-queue';
 import { RunJobUseCase } from './run-job.usecase';
 
 /**
  * Pulls jobs from the durable queue once the service is up (each run by its type's runner); stops pulling on
- * shutdown. Before the first job, the scratch folders a crash left under JOBS_WORK_DIR are removed.
+ * shutdown. Before the first job, the scratch folders a crash left under JOBS_WORK_DIR are removed. A job
+ * that ended (done, given up, cancelled or gone; not one to retry) gives its owner's slot to their next waiting job.
  */
 @Injectable()
 export class JobsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -15,6 +17,7 @@ export class JobsWorker implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly queue: JobsQueue,
     private readonly runJob: RunJobUseCase,
     private readonly scratch: JobScratch,
+    @Inject(JOB_SLOTS) private readonly slots: Pick<JobSlotsPort, 'release'>,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -23,7 +26,15 @@ export class JobsWorker implements OnApplicationBootstrap, OnApplicationShutdown
       return [];
     });
     if (removed.length > 0) this.logger.log(`removed ${removed.length} scratch folder(s) left by an earlier run: ${removed.join(', ')}`);
-    return this.queue.start((item) => this.runJob.execute(item));
+    return this.queue.start(async (item) => {
+      const outcome = await this.runJob.execute(item);
+      if (outcome !== 'retry') {
+        const { ownerId, jobId } = item.payload;
+        // Not given back here (the database away): the sweep frees it.
+        await this.slots.release(ownerId, jobId).catch((error: Error) => this.logger.warn(`slot of job ${jobId} not released: ${error.message}`));
+      }
+      return outcome;
+    });
   }
 
   onApplicationShutdown(): Promise<void> {

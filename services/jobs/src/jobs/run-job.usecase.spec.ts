@@ -10,6 +10,7 @@ import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
 import { FakeMasteringProvider } from '../testing/fake-mastering-provider';
 import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
+import { RecordingLineAnnouncements } from '../testing/recording-slots';
 import { RecordingJobEvents } from '../testing/recording-publishers';
 import { CancelJobUseCase } from './cancel-job.usecase';
 import { ProviderFailure } from './job-runner';
@@ -47,7 +48,7 @@ describe('RunJobUseCase: mastering jobs', () => {
     const runners = { mastering: new MasteringJobRunner(media, storage, provider), enhance: new EnhanceJobRunner(media, storage, new FakeEnhanceProvider()), video: new VideoJobRunner(media, storage, new FakeVideoRenderer(), new JobScratch(tmpdir())) };
     useCase = new RunJobUseCase(jobs, storage, events, { JOBS_MAX_DELIVER: MAX_DELIVER }, new FakeClock(0, 600), runners);
     media.add('u1', 'p1', fourStems('p1', { vocals: { volume: -3.5 }, other: { muted: true } }));
-    await jobs.create({
+    await jobs.createRunning({
       _id: 'j1',
       ownerId: 'u1',
       projectId: 'p1',
@@ -162,7 +163,7 @@ describe('RunJobUseCase: mastering jobs', () => {
   });
 
   it('stops when cancelled mid-run: the provider is aborted and nothing is left', async () => {
-    const cancel = new CancelJobUseCase(jobs, storage, events);
+    const cancel = new CancelJobUseCase(jobs, storage, events, new RecordingLineAnnouncements());
     provider.onStep = async (fraction) => {
       if (fraction === 0.4) await cancel.execute('u1', 'j1');
     };
@@ -175,7 +176,7 @@ describe('RunJobUseCase: mastering jobs', () => {
   });
 
   it('removes the master when the job is cancelled while it uploads', async () => {
-    const cancel = new CancelJobUseCase(jobs, storage, events);
+    const cancel = new CancelJobUseCase(jobs, storage, events, new RecordingLineAnnouncements());
     storage.onPut = () => cancel.execute('u1', 'j1').then(() => undefined);
     expect(await useCase.execute(item())).toBe('done');
     expect(storage.keys()).toEqual([]);

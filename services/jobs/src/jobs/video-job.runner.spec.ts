@@ -10,6 +10,7 @@ import { FakeMediaProjects, fourStems } from '../testing/fake-media-projects';
 import { FakeVideoRenderer } from '../testing/fake-video-provider';
 import { InMemoryJobStorage } from '../testing/in-memory-job-storage';
 import { InMemoryJobs } from '../testing/in-memory-jobs';
+import { RecordingLineAnnouncements } from '../testing/recording-slots';
 import { RecordingJobEvents } from '../testing/recording-publishers';
 import { CancelJobUseCase } from './cancel-job.usecase';
 import { toJobRecord } from './job-record';
@@ -37,7 +38,7 @@ describe('RunJobUseCase: video jobs', () => {
     heartbeat: () => undefined,
   });
   const createJob = (parameters: unknown = chorus720) =>
-    jobs.create({ _id: 'v1', ownerId: 'u1', projectId: 'p1', type: 'video', provider: 'local', parameters: parameters as VideoParameters, createdAt: new Date(0) });
+    jobs.createRunning({ _id: 'v1', ownerId: 'u1', projectId: 'p1', type: 'video', provider: 'local', parameters: parameters as VideoParameters, createdAt: new Date(0) });
   const progressSeen = () => events.published.filter((e) => e.type === 'job_progress').map((e) => e.job.progress);
 
   beforeEach(async () => {
@@ -103,7 +104,7 @@ describe('RunJobUseCase: video jobs', () => {
 
   it('a cancel mid-render stops the renderer and leaves no objects and no scratch', async () => {
     await createJob();
-    const cancel = new CancelJobUseCase(jobs, storage, events);
+    const cancel = new CancelJobUseCase(jobs, storage, events, new RecordingLineAnnouncements());
     renderer.onStep = async (fraction) => {
       if (fraction === 0.4) await cancel.execute('u1', 'v1');
     };

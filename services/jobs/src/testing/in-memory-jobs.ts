@@ -2,14 +2,21 @@ import type { JobDocument } from '../jobs/job.schema';
 import { completed, failed } from '../jobs/job-changes';
 import type { JobResult, JobStore, NewJob } from '../jobs/jobs.ports';
 
-/** Job documents in a map, with the repository's owner scoping and "only while processing" rule. */
+/** Job documents in a map, with the repository's owner scoping and "only while processing" rule; new ones wait for a slot, as the repository's do. */
 export class InMemoryJobs implements JobStore {
   readonly docs = new Map<string, JobDocument>();
 
   async create(job: NewJob): Promise<JobDocument> {
-    const doc: JobDocument = { ...job, status: 'processing', progress: 0, error: null, outputs: [], before: null, after: null, attempts: 0, updatedAt: job.createdAt };
+    const doc: JobDocument = { ...job, status: 'processing', progress: 0, error: null, outputs: [], before: null, after: null, attempts: 0, waiting: true, updatedAt: job.createdAt };
     this.docs.set(doc._id, doc);
     return { ...doc };
+  }
+
+  /** A job as it is once handed to the work queue (its owner had a free slot): no longer waiting. */
+  async createRunning(job: NewJob): Promise<JobDocument> {
+    await this.create(job);
+    await this.leaveWaiting(job.ownerId, job._id);
+    return { ...this.docs.get(job._id)! };
   }
 
   async findOwned(ownerId: string, jobId: string): Promise<JobDocument | null> {
@@ -52,6 +59,24 @@ export class InMemoryJobs implements JobStore {
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
     for (const [id, doc] of this.docs) if (doc.ownerId === ownerId && doc.projectId === projectId) this.docs.delete(id);
+  }
+
+  async waitingIds(ownerId: string): Promise<string[]> {
+    return [...this.docs.values()]
+      .filter((doc) => doc.ownerId === ownerId && doc.waiting && doc.status === 'processing')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id))
+      .map((doc) => doc._id);
+  }
+
+  async ownersWaiting(): Promise<string[]> {
+    return [...new Set([...this.docs.values()].filter((doc) => doc.waiting && doc.status === 'processing').map((doc) => doc.ownerId))];
+  }
+
+  async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
+    const doc = this.docs.get(jobId);
+    if (!doc || doc.ownerId !== ownerId || !doc.waiting || doc.status !== 'processing') return false;
+    doc.waiting = false;
+    return true;
   }
 
   private async whileProcessing(ownerId: string, jobId: string, changes: Partial<JobDocument>): Promise<JobDocument | null> {
