@@ -94,6 +94,11 @@ export const ExportRecord = z.object({
    * not analysed yet, …); absent for a failure (500).
    */
   errorStatus: z.number().int().optional(),
+  /**
+   * A processing export still waiting for one of its owner's export slots (each user has a few built at once;
+   * the rest wait, oldest first): its place in that user's line, 1 = next. Absent once it is being built.
+   */
+  queuePosition: z.number().int().positive().optional(),
   createdAt: z.string(),
   /** After this the download is gone (its object removed). */
   expiresAt: z.string(),

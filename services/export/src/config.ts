@@ -13,6 +13,10 @@ export const exportConfigShape = {
   EXPORT_ACK_WAIT_MS: timerMs(30_000, 1000),
   /** Attempts an export gets before it is marked failed. */
   EXPORT_MAX_DELIVER: env.int(3, 1),
+  /** Exports one user has built at once; more wait (oldest first) and start as those finish. */
+  EXPORTS_PER_USER: env.int(2, 1),
+  /** How often slots of exports that ended without giving them back (a crash) are freed. */
+  EXPORT_SLOT_SWEEP_MS: timerMs(15_000, 500),
   /** Scratch space for files being built (removed after each export). */
   EXPORT_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-export'),
   /** How long a finished export stays downloadable. */

@@ -1,6 +1,8 @@
+import { MemorySlotBoard } from '@stemdeck/platform';
 import type { AudioExportBody } from '@stemdeck/proto';
 import { CreateAudioExportUseCase, PROJECT_NOT_FOUND } from './create-audio-export.usecase';
 import { NO_MASTER, STEMS_NOT_READY } from './export-plan';
+import { ExportSlots } from './export-slots';
 import { StartExport } from './start-export';
 import { ENHANCED, FakePeers, perStemMaster, stemsOf } from './testing/fake-peers';
 import { FakeClock, RecordingExportQueue, SequentialIds } from './testing/fakes';
@@ -18,7 +20,9 @@ describe('CreateAudioExportUseCase', () => {
     peers = new FakePeers();
     exports = new InMemoryExports();
     queue = new RecordingExportQueue();
-    const starter = new StartExport(exports, queue, { EXPORT_TTL_MINUTES: 60 }, new FakeClock(NOW), new SequentialIds('export'));
+    // A user's limit above what these specs start, so each export is handed to the queue at once (export-slots.spec sets 2).
+    const slots = new ExportSlots(new MemorySlotBoard(), exports, queue, { EXPORTS_PER_USER: 10, EXPORT_SLOT_SWEEP_MS: 60_000 });
+    const starter = new StartExport(exports, slots, { EXPORT_TTL_MINUTES: 60 }, new FakeClock(NOW), new SequentialIds('export'));
     useCase = new CreateAudioExportUseCase(peers, peers, starter);
   });
 
@@ -81,10 +85,10 @@ describe('CreateAudioExportUseCase', () => {
     expect(queue.queued).toEqual([]);
   });
 
-  it('marks the export failed when it cannot be queued, and says so', async () => {
+  it('marks the export failed when it cannot be queued and answers 503 in plain words', async () => {
     peers.add('u1', { id: 'p1' }, stemsOf('p1'));
     queue.failure = new Error('no JetStream');
-    await expect(useCase.execute('u1', body())).rejects.toThrow('no JetStream');
-    expect(exports.docs.get('export-1')).toMatchObject({ status: 'failed', error: 'The export could not be queued' });
+    await expect(useCase.execute('u1', body())).rejects.toMatchObject({ status: 503, message: expect.stringContaining('please try again') });
+    expect(exports.docs.get('export-1')).toMatchObject({ status: 'failed', error: 'The export could not be queued', waiting: false });
   });
 });

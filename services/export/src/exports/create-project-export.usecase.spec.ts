@@ -1,5 +1,7 @@
+import { MemorySlotBoard } from '@stemdeck/platform';
 import { CreateProjectExportUseCase } from './create-project-export.usecase';
 import { ExportRefused } from './export-refused';
+import { ExportSlots } from './export-slots';
 import { StartExport } from './start-export';
 import { FakePeers } from './testing/fake-peers';
 import { FakeClock, FakeProjectDataWriter, RecordingExportQueue, SequentialIds } from './testing/fakes';
@@ -17,7 +19,7 @@ describe('CreateProjectExportUseCase', () => {
     writer = new FakeProjectDataWriter();
     exports = new InMemoryExports();
     queue = new RecordingExportQueue();
-    useCase = new CreateProjectExportUseCase(peers, writer, new StartExport(exports, queue, { EXPORT_TTL_MINUTES: 60 }, new FakeClock(0), new SequentialIds('export')));
+    useCase = new CreateProjectExportUseCase(peers, writer, new StartExport(exports, new ExportSlots(new MemorySlotBoard(), exports, queue, { EXPORTS_PER_USER: 10, EXPORT_SLOT_SWEEP_MS: 60_000 }), { EXPORT_TTL_MINUTES: 60 }, new FakeClock(0), new SequentialIds('export')));
   });
 
   it('lets the writer check the formats, then stores and queues the export', async () => {

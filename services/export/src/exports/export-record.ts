@@ -1,8 +1,8 @@
 import { exportPrefix, type ExportRecord } from '@stemdeck/proto';
 import type { ExportDocument } from './export.schema';
 
-/** A stored export as the service sends it (no object keys, no owner). */
-export const toExportRecord = (doc: ExportDocument): ExportRecord => ({
+/** A stored export as the service sends it (no object keys, no owner); `queuePosition` for one waiting for its owner's slot. */
+export const toExportRecord = (doc: ExportDocument, queuePosition?: number): ExportRecord => ({
   id: doc._id,
   projectId: doc.projectId,
   kind: doc.kind,
@@ -11,6 +11,7 @@ export const toExportRecord = (doc: ExportDocument): ExportRecord => ({
   filename: doc.filename,
   ...(doc.error ? { error: doc.error } : {}),
   ...(doc.error && doc.errorStatus ? { errorStatus: doc.errorStatus } : {}),
+  ...(doc.waiting && doc.status === 'processing' && queuePosition ? { queuePosition } : {}),
   createdAt: doc.createdAt.toISOString(),
   expiresAt: doc.expiresAt.toISOString(),
 });

@@ -24,7 +24,7 @@ describe('ExportQueries', () => {
     expiresAt: new Date(HOUR),
   });
   const completed = async (id: string, expiresAt: number) => {
-    await exports.create(newExport(id));
+    await exports.createRunning(newExport(id));
     await exports.complete('u1', id, { filename: 'Song - full mix.flac', objectKey: `k/${id}`, contentType: 'audio/flac', completedAt: new Date(0), expiresAt: new Date(expiresAt) });
   };
 
@@ -36,7 +36,7 @@ describe('ExportQueries', () => {
   });
 
   it('reads the owner\'s export; another owner\'s or an unknown one is 404', async () => {
-    await exports.create(newExport('e1'));
+    await exports.createRunning(newExport('e1'));
     await expect(queries.get('u1', 'e1')).resolves.toMatchObject({ id: 'e1', status: 'processing', filename: 'Song - full mix.flac' });
     await expect(queries.get('u2', 'e1')).rejects.toMatchObject({ status: 404, message: EXPORT_NOT_FOUND });
     await expect(queries.get('u1', 'nope')).rejects.toMatchObject({ status: 404 });
@@ -54,7 +54,7 @@ describe('ExportQueries', () => {
   });
 
   it('answers 409 for an export that is still processing or failed', async () => {
-    await exports.create(newExport('e1'));
+    await exports.createRunning(newExport('e1'));
     await expect(queries.download('u1', 'e1')).rejects.toMatchObject({ status: 409, message: EXPORT_NOT_READY });
     await exports.fail('u1', 'e1', 'Failed to export audio files');
     await expect(queries.download('u1', 'e1')).rejects.toMatchObject({ status: 409, message: EXPORT_FAILED });

@@ -12,11 +12,11 @@ export const EXPORT_EXPIRED = 'This download has expired — export again';
 export const EXPORT_NOT_READY = 'This export is not ready yet';
 export const EXPORT_FAILED = 'This export failed — export again';
 
-/** Reads of the owner's exports (another user's export or project is absent: 404). */
+/** Reads of the owner's exports (another user's export or project is absent: 404); a waiting one carries its place in the owner's line. */
 @Injectable()
 export class ExportQueries {
   constructor(
-    @Inject(EXPORT_STORE) private readonly exports: Pick<ExportStore, 'findOwned'>,
+    @Inject(EXPORT_STORE) private readonly exports: Pick<ExportStore, 'findOwned' | 'waitingIds'>,
     @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'project' | 'stems'>,
     @Inject(MASTERING_RESULTS) private readonly masters: Pick<MasteringResults, 'completedMasters'>,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -25,7 +25,8 @@ export class ExportQueries {
   async get(ownerId: string, exportId: string): Promise<ExportRecord> {
     const doc = await this.exports.findOwned(ownerId, exportId);
     if (!doc) throw new ExportRefused(404, EXPORT_NOT_FOUND);
-    return toExportRecord(doc);
+    const line = doc.waiting && doc.status === 'processing' ? await this.exports.waitingIds(ownerId) : [];
+    return toExportRecord(doc, line.indexOf(doc._id) + 1 || undefined);
   }
 
   /** Where a completed export's file is, for the gateway to stream; 410 once it expired (whether or not the sweep has removed it yet). */

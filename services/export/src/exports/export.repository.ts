@@ -19,6 +19,8 @@ export class ExportRepository implements ExportStore {
       error: null,
       errorStatus: null,
       attempts: 0,
+      // Every export starts waiting for one of its owner's slots (ExportSlots hands it to the work queue).
+      waiting: true,
       updatedAt: doc.createdAt,
       completedAt: null,
       purgedAt: null,
@@ -44,7 +46,7 @@ export class ExportRepository implements ExportStore {
   }
 
   fail(ownerId: string, exportId: string, error: string, status?: number): Promise<ExportDocument | null> {
-    return this.whileProcessing(ownerId, exportId, { status: 'failed', error, errorStatus: status ?? null });
+    return this.whileProcessing(ownerId, exportId, { status: 'failed', error, errorStatus: status ?? null, waiting: false });
   }
 
   listExpired(now: Date, limit: number): Promise<ExportDocument[]> {
@@ -58,7 +60,7 @@ export class ExportRepository implements ExportStore {
 
   listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]> {
     return this.exports
-      .find({ status: 'processing', createdAt: { $lt: createdBefore } })
+      .find({ status: 'processing', waiting: { $ne: true }, createdAt: { $lt: createdBefore } })
       .sort({ createdAt: 1 })
       .limit(limit)
       .lean<ExportDocument[]>()
@@ -79,6 +81,20 @@ export class ExportRepository implements ExportStore {
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
     await this.exports.deleteMany({ ownerId, projectId }).exec();
+  }
+
+  async waitingIds(ownerId: string): Promise<string[]> {
+    const docs = await this.exports.find({ waiting: true, ownerId, status: 'processing' }, { _id: 1 }).sort({ createdAt: 1, _id: 1 }).lean<Array<{ _id: string }>>().exec();
+    return docs.map((doc) => doc._id);
+  }
+
+  async ownersWaiting(): Promise<string[]> {
+    return this.exports.distinct('ownerId', { waiting: true, status: 'processing' }).exec() as Promise<string[]>;
+  }
+
+  async leaveWaiting(ownerId: string, exportId: string): Promise<boolean> {
+    const result = await this.exports.updateOne({ _id: exportId, ownerId, waiting: true, status: 'processing' }, { $set: { waiting: false, updatedAt: new Date() } }).exec();
+    return result.modifiedCount === 1;
   }
 
   /** Changes an export that is still processing (null when it finished, failed or was deleted meanwhile). */

@@ -36,6 +36,11 @@ export interface ExportDocument {
   errorStatus?: number | null;
   /** Deliveries that started working on it. */
   attempts: number;
+  /**
+   * Stored, but waiting for one of its owner's export slots (each user has EXPORTS_PER_USER built at once, the
+   * rest wait oldest first): not on the work queue yet. False once handed to it (ExportSlots).
+   */
+  waiting?: boolean;
   createdAt: Date;
   updatedAt: Date;
   completedAt: Date | null;
@@ -72,6 +77,7 @@ export const ExportSchema = new Schema<ExportDocument>(
     error: { type: String, default: null },
     errorStatus: { type: Number, default: null },
     attempts: { type: Number, required: true },
+    waiting: { type: Boolean, default: false },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     completedAt: { type: Date, default: null },
@@ -82,3 +88,4 @@ export const ExportSchema = new Schema<ExportDocument>(
 );
 ExportSchema.index({ ownerId: 1, projectId: 1 });
 ExportSchema.index({ status: 1, expiresAt: 1 });
+ExportSchema.index({ waiting: 1, ownerId: 1, createdAt: 1 });

@@ -28,7 +28,7 @@ export interface ExportStore {
   complete(ownerId: string, exportId: string, result: ExportResult): Promise<ExportDocument | null>;
   /** Failed with words for users; `status` when it was refused (e.g. 409) rather than failed (500). */
   fail(ownerId: string, exportId: string, error: string, status?: number): Promise<ExportDocument | null>;
-  /** Exports still processing that were created before `createdBefore` (oldest first, at most `limit`). */
+  /** Exports still processing (not waiting for a slot) that were created before `createdBefore` (oldest first, at most `limit`). */
   listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]>;
   /** Completed exports whose download expired before `now` and whose objects are still stored (oldest first, at most `limit`). */
   listExpired(now: Date, limit: number): Promise<ExportDocument[]>;
@@ -36,8 +36,17 @@ export interface ExportStore {
   /** Forgets exports (any status) that expired before `cutoff`; answers how many. */
   deleteExpiredBefore(cutoff: Date): Promise<number>;
   deleteForProject(ownerId: string, projectId: string): Promise<void>;
+  /** The owner's exports waiting for an export slot, oldest first (their places in line). */
+  waitingIds(ownerId: string): Promise<string[]>;
+  /** Owners who have exports waiting. */
+  ownersWaiting(): Promise<string[]>;
+  /** Takes a processing export out of waiting; true only for the call that did (it is handed to the queue once). */
+  leaveWaiting(ownerId: string, exportId: string): Promise<boolean>;
 }
 export const EXPORT_STORE = Symbol('ExportStore');
+
+/** Where the users' export slots are claimed (the database's `job_slots`, shared by every export process). */
+export const SLOT_BOARD = Symbol('SlotBoard');
 
 /** A project as exports read it (title, tempo and key go into the files' tags). */
 export interface ProjectFacts {

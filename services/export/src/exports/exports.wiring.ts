@@ -1,6 +1,8 @@
 import type { ModelDefinition } from '@nestjs/mongoose';
 import type { Provider, Type } from '@nestjs/common';
-import { ObjectStorageAdapter } from '@stemdeck/platform';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { DatabaseSlotBoard, ObjectStorageAdapter } from '@stemdeck/platform';
+import type { Connection } from 'mongoose';
 import { EXPORT_CONFIG, type ExportConfig } from '../config';
 import { PROJECT_DATA_WRITER } from '../project-data/project-data.port';
 import { ProjectDataFileWriter } from '../project-data/project-data.writer';
@@ -12,12 +14,13 @@ import { DeleteProjectExportsUseCase } from './delete-project-exports.usecase';
 import { ExpiredExportsSweep } from './expired-exports.sweep';
 import { ExportBuilder } from './export-builder';
 import { ExportScratch } from './export-scratch';
+import { EXPORT_SLOTS, ExportSlots } from './export-slots';
 import { ExportQueries } from './export.queries';
 import { ExportRepository } from './export.repository';
 import { EXPORT_MODEL, ExportSchema } from './export.schema';
 import { ExportsQueue } from './exports-queue';
 import { ExportsController } from './exports.controller';
-import { EXPORT_QUEUE, EXPORT_STORAGE, EXPORT_STORE, MASTERING_RESULTS, PROJECT_READS } from './exports.ports';
+import { EXPORT_QUEUE, EXPORT_STORAGE, EXPORT_STORE, MASTERING_RESULTS, PROJECT_READS, SLOT_BOARD } from './exports.ports';
 import { ExportsWorker } from './exports.worker';
 import { MasteringResultsAdapter } from './peers/mastering-results.adapter';
 import { MediaProjectsAdapter } from './peers/media-projects.adapter';
@@ -51,6 +54,9 @@ export const EXPORTS_PROVIDERS: Provider[] = [
   { provide: MASTERING_RESULTS, useExisting: MasteringResultsAdapter },
   { provide: EXPORT_STORAGE, useExisting: ObjectStorageAdapter },
   { provide: EXPORT_QUEUE, useExisting: ExportsQueue },
+  { provide: SLOT_BOARD, inject: [getConnectionToken()], useFactory: (connection: Connection) => new DatabaseSlotBoard(connection) },
+  ExportSlots,
+  { provide: EXPORT_SLOTS, useExisting: ExportSlots },
   StartExport,
   CreateAudioExportUseCase,
   CreateProjectExportUseCase,

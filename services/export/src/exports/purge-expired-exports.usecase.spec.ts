@@ -26,7 +26,7 @@ describe('PurgeExpiredExportsUseCase', () => {
       createdAt: new Date(expiresAt - 1000),
       expiresAt: new Date(expiresAt),
     };
-    await exports.create(doc);
+    await exports.createRunning(doc);
     await exports.complete('u1', id, { filename: doc.filename, objectKey: `${prefix(id)}${doc.filename}`, contentType: 'audio/flac', completedAt: doc.createdAt, expiresAt: doc.expiresAt });
     await storage.putFile(`${prefix(id)}${doc.filename}`, '/tmp/x', 'audio/flac');
   }
@@ -86,7 +86,7 @@ describe('PurgeExpiredExportsUseCase', () => {
 
   /** An export still processing, asked for at `createdAt`, with a half-written object in its folder. */
   async function processing(id: string, createdAt: number): Promise<void> {
-    await exports.create({
+    await exports.createRunning({
       _id: id,
       ownerId: 'u1',
       projectId: 'p1',

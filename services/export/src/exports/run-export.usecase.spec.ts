@@ -73,7 +73,7 @@ describe('RunExportUseCase', () => {
   afterEach(() => rmSync(workDir, { recursive: true, force: true }));
 
   it('renders every file, stores them in one zip (stored, not deflated) in the export\'s folder, completes it with its expiry, and acknowledges', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     let zipListed: Array<{ name: string; method: string }> = [];
     const putFile = storage.putFile.bind(storage);
     storage.putFile = async (key, path, contentType) => {
@@ -110,7 +110,7 @@ describe('RunExportUseCase', () => {
 
   it('uploads a single file as itself, with its format\'s content type; a mix is rendered from its stems', async () => {
     const stems = [{ type: 'vocals' as const, objectKey: 'stems/vocals.flac', volume: -6, muted: false, soloed: false }];
-    await exports.create(newExport({ files: [{ name: 'Song - full mix.mp3', kind: 'mix', stems }], filename: 'Song - full mix.mp3' }));
+    await exports.createRunning(newExport({ files: [{ name: 'Song - full mix.mp3', kind: 'mix', stems }], filename: 'Song - full mix.mp3' }));
     await expect(useCase.execute(item())).resolves.toBe('done');
     expect(renderer.calls).toMatchObject([{ kind: 'mix', stems }]);
     expect(storage.keys()).toEqual([`${PREFIX}export.mp3`]);
@@ -118,7 +118,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('project data: several files in one zip with their folders; a single file downloads as itself, named after the song', async () => {
-    await exports.create(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['touchdesigner', 'resolume'] }, files: [], filename: 'Song - project data.zip' }));
+    await exports.createRunning(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['touchdesigner', 'resolume'] }, files: [], filename: 'Song - project data.zip' }));
     let listed: string[] = [];
     const putFile = storage.putFile.bind(storage);
     storage.putFile = async (key, path, contentType) => {
@@ -132,14 +132,14 @@ describe('RunExportUseCase', () => {
     exports.docs.clear();
     storage.objects.clear();
     storage.putFile = putFile;
-    await exports.create(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['spotifyJson'] }, files: [], filename: 'Song - project data.zip' }));
+    await exports.createRunning(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['spotifyJson'] }, files: [], filename: 'Song - project data.zip' }));
     await expect(useCase.execute(item())).resolves.toBe('done');
     expect(exports.docs.get('e1')).toMatchObject({ status: 'completed', filename: 'Song - spotifyJson.json', contentType: 'application/json' });
     expect(storage.keys()).toEqual([`${PREFIX}export.json`]);
   });
 
   it('retries a failed attempt (nothing kept), and on the last one fails it with words for users: no objects, no scratch files', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     renderer.failOn = 'stems/bass.flac';
     await expect(useCase.execute(item(1))).resolves.toBe('retry');
     expect(exports.docs.get('e1')).toMatchObject({ status: 'processing' });
@@ -150,7 +150,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('a failed upload leaves no object behind', async () => {
-    await exports.create(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['resolume', 'spotifyJson'] }, files: [] }));
+    await exports.createRunning(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['resolume', 'spotifyJson'] }, files: [] }));
     storage.objects.set(`${PREFIX}half-written`, { path: '/nowhere', contentType: 'application/zip' });
     storage.failure = new Error('S3 is down');
     await expect(useCase.execute(item(3))).resolves.toBe('give-up');
@@ -161,7 +161,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('a refusal met while building fails it at once with its own words', async () => {
-    await exports.create(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['spotifyJson'] }, files: [] }));
+    await exports.createRunning(newExport({ kind: 'project', request: { projectId: 'p1', formats: ['spotifyJson'] }, files: [] }));
     writer.write = async () => {
       throw new ExportRefused(409, 'This project has no analysis yet');
     };
@@ -172,7 +172,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('an ordinary failure is stored without a status of its own (the gateway answers 500)', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     renderer.failOn = 'stems/bass.flac';
     await expect(useCase.execute(item(3))).resolves.toBe('give-up');
     expect(exports.docs.get('e1')).toMatchObject({ status: 'failed', error: AUDIO_EXPORT_FAILED, errorStatus: null });
@@ -186,7 +186,7 @@ describe('RunExportUseCase', () => {
   };
 
   it('an export another delivery completed while this one uploaded keeps its file (complete() finding it no longer processing is not a deletion)', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     storage.onPut = completeByAnotherDelivery;
     await expect(useCase.execute(item(2))).resolves.toBe('done');
     expect(exports.docs.get('e1')).toMatchObject({ status: 'completed', objectKey: `${PREFIX}export.zip` });
@@ -195,7 +195,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('an export another delivery completed while this one rendered keeps its file', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     renderer.midway = completeByAnotherDelivery;
     await expect(useCase.execute(item(2))).resolves.toBe('done');
     expect(storage.keys()).toEqual([`${PREFIX}export.zip`]);
@@ -203,7 +203,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('an attempt that fails after another delivery completed the export leaves that file in place', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     renderer.failOn = 'stems/bass.flac';
     renderer.midway = completeByAnotherDelivery;
     await expect(useCase.execute(item(1))).resolves.toBe('done');
@@ -212,7 +212,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('a redelivery after a crash builds it again and completes it; one beyond every attempt fails it without running', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     await expect(useCase.execute(item(2))).resolves.toBe('done');
     expect(exports.docs.get('e1')).toMatchObject({ status: 'completed' });
     // Already done: acknowledged without work.
@@ -222,14 +222,14 @@ describe('RunExportUseCase', () => {
 
     exports.docs.clear();
     storage.objects.clear();
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     await expect(useCase.execute(item(4))).resolves.toBe('give-up');
     expect(renderer.calls).toEqual([]);
     expect(exports.docs.get('e1')).toMatchObject({ status: 'failed', error: AUDIO_EXPORT_FAILED });
   });
 
   it('an export deleted meanwhile (its project deleted) stops, keeps nothing and is acknowledged; a missing one is given up', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     renderer.midway = () => {
       exports.docs.delete('e1');
     };
@@ -240,7 +240,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('an export deleted while its file was uploading leaves no object', async () => {
-    await exports.create(newExport());
+    await exports.createRunning(newExport());
     storage.onPut = () => {
       exports.docs.delete('e1');
     };
@@ -250,7 +250,7 @@ describe('RunExportUseCase', () => {
   });
 
   it('writes the renders\' text where the zip says (a sanity check of the fake)', async () => {
-    await exports.create(newExport({ files: [stemFile('vocals')], filename: 'Song - vocals.wav' }));
+    await exports.createRunning(newExport({ files: [stemFile('vocals')], filename: 'Song - vocals.wav' }));
     let text = '';
     const putFile = storage.putFile.bind(storage);
     storage.putFile = async (key, path, contentType) => {

@@ -1,7 +1,7 @@
 import type { ExportDocument } from '../export.schema';
 import type { ExportResult, ExportStore, NewExport } from '../exports.ports';
 
-/** Export documents in a map, with the repository's owner scoping and "only while processing" rule. */
+/** Export documents in a map, with the repository's owner scoping and "only while processing" rule; new ones wait for a slot, as the repository's do. */
 export class InMemoryExports implements ExportStore {
   readonly docs = new Map<string, ExportDocument>();
 
@@ -15,12 +15,20 @@ export class InMemoryExports implements ExportStore {
       error: null,
       errorStatus: null,
       attempts: 0,
+      waiting: true,
       updatedAt: doc.createdAt,
       completedAt: null,
       purgedAt: null,
     };
     this.docs.set(stored._id, stored);
     return { ...stored };
+  }
+
+  /** An export as it is once handed to the work queue (its owner had a free slot): no longer waiting. */
+  async createRunning(doc: NewExport): Promise<ExportDocument> {
+    await this.create(doc);
+    await this.leaveWaiting(doc.ownerId, doc._id);
+    return { ...this.docs.get(doc._id)! };
   }
 
   async findOwned(ownerId: string, exportId: string): Promise<ExportDocument | null> {
@@ -42,7 +50,7 @@ export class InMemoryExports implements ExportStore {
   }
 
   fail(ownerId: string, exportId: string, error: string, status?: number): Promise<ExportDocument | null> {
-    return this.whileProcessing(ownerId, exportId, { status: 'failed', error, errorStatus: status ?? null });
+    return this.whileProcessing(ownerId, exportId, { status: 'failed', error, errorStatus: status ?? null, waiting: false });
   }
 
   async listExpired(now: Date, limit: number): Promise<ExportDocument[]> {
@@ -55,7 +63,7 @@ export class InMemoryExports implements ExportStore {
 
   async listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]> {
     return [...this.docs.values()]
-      .filter((doc) => doc.status === 'processing' && doc.createdAt < createdBefore)
+      .filter((doc) => doc.status === 'processing' && !doc.waiting && doc.createdAt < createdBefore)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
       .slice(0, limit)
       .map((doc) => ({ ...doc }));
@@ -79,6 +87,24 @@ export class InMemoryExports implements ExportStore {
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
     for (const [id, doc] of this.docs) if (doc.ownerId === ownerId && doc.projectId === projectId) this.docs.delete(id);
+  }
+
+  async waitingIds(ownerId: string): Promise<string[]> {
+    return [...this.docs.values()]
+      .filter((doc) => doc.ownerId === ownerId && doc.waiting && doc.status === 'processing')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id))
+      .map((doc) => doc._id);
+  }
+
+  async ownersWaiting(): Promise<string[]> {
+    return [...new Set([...this.docs.values()].filter((doc) => doc.waiting && doc.status === 'processing').map((doc) => doc.ownerId))];
+  }
+
+  async leaveWaiting(ownerId: string, exportId: string): Promise<boolean> {
+    const doc = this.docs.get(exportId);
+    if (!doc || doc.ownerId !== ownerId || !doc.waiting || doc.status !== 'processing') return false;
+    doc.waiting = false;
+    return true;
   }
 
   private async whileProcessing(ownerId: string, exportId: string, changes: Partial<ExportDocument>): Promise<ExportDocument | null> {
