@@ -1,12 +1,13 @@
 import { Box, Button, HStack, Progress, Stack, Text } from '@chakra-ui/react';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { NO_PROJECT } from './jobState';
+import { NO_PROJECT, waitingWords } from './jobState';
 import type { FollowedJob } from './useFollowedJob';
 
 /**
- * Start, the running job's real progress with Cancel, and in plain words why Start cannot be pressed, why
- * the server refused it, or how the job ended badly. `kind` names the test ids (`start-<kind>`, …).
+ * Start, the running job's real progress (or, while it waits for the user's other jobs, its place in line)
+ * with Cancel, and in plain words why Start cannot be pressed, why the server refused it, or how the job
+ * ended badly. `kind` names the test ids (`start-<kind>`, …).
  */
 export function JobStartRow({ kind, followed, icon, progressLabel, onStart }: { kind: 'mastering' | 'enhance'; followed: FollowedJob; icon: ReactNode; progressLabel: string; onStart: () => void }) {
   const { button, job, startError } = followed;
@@ -19,16 +20,22 @@ export function JobStartRow({ kind, followed, icon, progressLabel, onStart }: { 
         </Button>
         {button.progress !== null && (
           <>
-            <Box flex="1" minW="48" data-testid={`${kind}-progress`} data-progress={button.progress}>
-              <Progress.Root value={button.progress} size="sm" colorPalette="purple" aria-label={progressLabel}>
-                <Progress.Track>
-                  <Progress.Range />
-                </Progress.Track>
-              </Progress.Root>
-              <Text fontSize="xs" color="fg.muted">
-                {Math.round(button.progress)}%
+            {button.queuePosition ? (
+              <Text flex="1" minW="48" fontSize="sm" color="fg.muted" data-testid={`${kind}-waiting`} data-queue-position={button.queuePosition}>
+                {waitingWords(button.queuePosition)}
               </Text>
-            </Box>
+            ) : (
+              <Box flex="1" minW="48" data-testid={`${kind}-progress`} data-progress={button.progress}>
+                <Progress.Root value={button.progress} size="sm" colorPalette="purple" aria-label={progressLabel}>
+                  <Progress.Track>
+                    <Progress.Range />
+                  </Progress.Track>
+                </Progress.Root>
+                <Text fontSize="xs" color="fg.muted">
+                  {Math.round(button.progress)}%
+                </Text>
+              </Box>
+            )}
             <Button size="sm" variant="outline" onClick={() => void followed.cancel()} loading={followed.cancelling} data-testid={`cancel-${kind}`}>
               <X /> Cancel
             </Button>

@@ -18,6 +18,7 @@ import { JobStartRow } from './JobStartRow';
 import { LoudnessCells, LoudnessColumns } from './LoudnessCells';
 import { MasterComparison } from './MasterComparison';
 import { useStartMasteringMutation, type Job } from './jobsApi';
+import { ordinal } from '../project/library';
 import { JOB_TYPE_NAMES, PROVIDER_NAMES, providerLine } from './jobState';
 import { comparedOutput } from './masteringState';
 import { useFollowedJob, useProjectBlocker } from './useFollowedJob';
@@ -198,7 +199,7 @@ export function JobList({ jobs }: { jobs: Job[] }) {
                       {job.error}
                     </Text>
                   )}
-                  <Badge colorPalette={STATUS_PALETTE[job.status]}>{job.status === 'processing' ? `processing ${Math.round(job.progress)}%` : job.status}</Badge>
+                  <Badge colorPalette={STATUS_PALETTE[job.status]}>{job.status !== 'processing' ? job.status : job.queuePosition ? `waiting · ${ordinal(job.queuePosition)} in line` : `processing ${Math.round(job.progress)}%`}</Badge>
                 </HStack>
               </HStack>
             ))

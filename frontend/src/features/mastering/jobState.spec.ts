@@ -1,4 +1,4 @@
-import { jobButton, jobToast, JOB_WORDS, NO_PROJECT, NO_STEMS, projectBlocker, providerLine, STEMS_NOT_READY } from './jobState';
+import { jobButton, jobToast, JOB_WORDS, NO_PROJECT, NO_STEMS, projectBlocker, providerLine, STEMS_NOT_READY, waitingWords } from './jobState';
 
 const processing = (progress: number) => ({ status: 'processing' as const, progress });
 
@@ -14,6 +14,8 @@ describe.each([
     expect(button(true, null)).toEqual({ label: 'Starting...', disabled: true, progress: null, blocked: null });
     expect(button(false, processing(0))).toEqual({ label: 'Processing...', disabled: true, progress: 0, blocked: null });
     expect(button(false, processing(42.5)).progress).toBe(42.5);
+    // Accepted behind the user's other jobs: Waiting..., its place in line instead of a bar, still cancellable.
+    expect(button(false, { ...processing(0), queuePosition: 3 })).toEqual({ label: 'Waiting...', disabled: true, progress: 0, queuePosition: 3, blocked: null });
     expect(button(false, { status: 'completed', progress: 100 })).toEqual(idle);
     expect(button(false, { status: 'failed', progress: 30 })).toEqual(idle);
   });
@@ -93,5 +95,13 @@ describe('who did the work', () => {
     expect(providerLine('mastering', 'local')).toBe('Mastered locally');
     expect(providerLine('enhance', 'dolby')).toBe('Enhanced by Dolby.io');
     expect(providerLine('mastering', 'landr')).toBe('Mastered by LANDR');
+  });
+});
+
+describe('a waiting job in words', () => {
+  it("says its place in the user's line, for jobs and for exports", () => {
+    expect(waitingWords(1)).toBe('Waiting for your other jobs to finish: 1st in line');
+    expect(waitingWords(2)).toBe('Waiting for your other jobs to finish: 2nd in line');
+    expect(waitingWords(13, 'exports')).toBe('Waiting for your other exports to finish: 13th in line');
   });
 });

@@ -1,4 +1,5 @@
 import type { JobType } from '@stemdeck/proto/vocabulary';
+import { ordinal } from '../project/library';
 import type { Job } from './jobsApi';
 
 /**
@@ -57,20 +58,27 @@ export interface JobButton {
   disabled: boolean;
   /** The job's real progress (0–100) while it runs, else null (no bar). */
   progress: number | null;
+  /** While the job waits for the user's other jobs to finish: its place in their line (1 = next), shown instead of the bar. */
+  queuePosition?: number;
   /** Why an idle button cannot be pressed, in plain words; null when it can (or while a job is on). */
   blocked: string | null;
 }
 
 /**
  * The button's state machine: idle → Starting... (the request is on its way) → Processing... (the job runs,
- * with its progress) → idle again once it has completed or failed. Idle, it is disabled while `blocked`
- * names a reason (no project, stems not ready, nothing chosen).
+ * with its progress; Waiting... with its place in line while the user's other jobs run first) → idle again
+ * once it has completed or failed. Idle, it is disabled while `blocked` names a reason (no project, stems
+ * not ready, nothing chosen).
  */
-export function jobButton({ idleLabel, starting, job, blocked }: { idleLabel: string; starting: boolean; job: Pick<Job, 'status' | 'progress'> | null; blocked: string | null }): JobButton {
+export function jobButton({ idleLabel, starting, job, blocked }: { idleLabel: string; starting: boolean; job: Pick<Job, 'status' | 'progress' | 'queuePosition'> | null; blocked: string | null }): JobButton {
   if (starting) return { label: 'Starting...', disabled: true, progress: null, blocked: null };
+  if (job?.status === 'processing' && job.queuePosition) return { label: 'Waiting...', disabled: true, progress: job.progress, queuePosition: job.queuePosition, blocked: null };
   if (job?.status === 'processing') return { label: 'Processing...', disabled: true, progress: job.progress, blocked: null };
   return { label: idleLabel, disabled: blocked !== null, progress: null, blocked };
 }
+
+/** What a job (or an export) waiting for the user's others to finish says instead of its progress. */
+export const waitingWords = (position: number, what: 'jobs' | 'exports' = 'jobs'): string => `Waiting for your other ${what} to finish: ${ordinal(position)} in line`;
 
 export const NO_PROJECT = 'No project selected';
 export const STEMS_NOT_READY = 'The stems are still being separated. You can start once they are ready.';

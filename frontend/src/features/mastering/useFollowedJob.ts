@@ -5,7 +5,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { toaster } from '../../ui/toaster';
 import { serverMessage } from '../project/studioProject';
 import { jobsApi, useCancelJobMutation, useGetJobQuery, useProjectJobsQuery, type Job } from './jobsApi';
-import { jobButton, jobToast, JOB_WORDS, projectBlocker, type JobButton, type ToastChoice } from './jobState';
+import { jobButton, jobToast, JOB_WORDS, projectBlocker, waitingWords, type JobButton, type ToastChoice } from './jobState';
 
 const POLL_MS = 1000;
 
@@ -85,7 +85,8 @@ export function useFollowedJob(type: JobType, projectId: string | null, blocked:
       seen.current = { id: created.id, status: 'processing' };
       void dispatch(jobsApi.util.upsertQueryData('getJob', created.id, created));
       setStartedJobId(created.id);
-      showToast(words.started);
+      // Started, or accepted behind the user's other jobs: the toast says its place.
+      showToast(created.queuePosition ? { ...words.started, description: waitingWords(created.queuePosition) } : words.started);
     } catch (error) {
       setStartError(serverMessage(error));
       showToast(words.startFailed);

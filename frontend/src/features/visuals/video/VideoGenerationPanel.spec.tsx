@@ -86,6 +86,28 @@ describe('VideoGenerationPanel', () => {
     expect(startButton().disabled).toBe(false);
   });
 
+  it("shows a job accepted behind the user's other jobs with its place in line instead of a progress, then its run", async () => {
+    const waiting = videoJob({ queuePosition: 2 });
+    server.answer('POST', '/api/jobs/runway-video', { status: 202, body: waiting });
+    server.answer('GET', '/api/jobs/v1', { status: 200, body: waiting });
+    const store = await renderPanel();
+    fireEvent.click(startButton());
+    await waitFor(() => expect(screen.getByTestId('video-waiting').textContent).toBe('Waiting for your other jobs to finish: 2nd in line'));
+    expect(startButton().textContent).toBe('Waiting...');
+    expect(screen.queryByTestId('video-progress')).toBeNull();
+    expect(screen.getByTestId('cancel-video')).toBeTruthy();
+    expect(toasts).toContainEqual(expect.objectContaining({ title: 'Video generation started', description: 'Waiting for your other jobs to finish: 2nd in line' }));
+    // It moves up (a live job_progress), then it starts: the progress replaces the words, its pace measured from its own start.
+    await arrive(store, videoJob({ queuePosition: 1 }));
+    await waitFor(() => expect(screen.getByTestId('video-waiting').textContent).toBe('Waiting for your other jobs to finish: 1st in line'));
+    await arrive(store, videoJob({}));
+    await waitFor(() => expect(startButton().textContent).toBe('Generating...'));
+    expect(screen.queryByTestId('video-waiting')).toBeNull();
+    expect(screen.getByTestId('video-remaining').textContent).toBe('0% · measuring the time left');
+    await arrive(store, videoJob({ progress: 10 }));
+    await waitFor(() => expect(screen.getByTestId('video-remaining').textContent).toBe('10% · 9 seconds remaining'));
+  });
+
   it('sends what is selected, says Starting... then Generating... with the time left at the measured rate, then shows the video', async () => {
     server.answer('POST', '/api/jobs/runway-video', { status: 202, body: videoJob({}) });
     server.answer('GET', '/api/jobs/v1', { status: 200, body: videoJob({}) });

@@ -4,7 +4,7 @@ import { Clapperboard, Download, X } from 'lucide-react';
 import { useState } from 'react';
 import { useAppSelector } from '../../../app/hooks';
 import { useStartVideoMutation, type VideoParameters } from '../../mastering/jobsApi';
-import { NO_PROJECT, providerLine } from '../../mastering/jobState';
+import { NO_PROJECT, providerLine, waitingWords } from '../../mastering/jobState';
 import { useFollowedJob, useProjectBlocker } from '../../mastering/useFollowedJob';
 import { useJobLiveEvents } from '../../mastering/useJobLiveEvents';
 import { useJobPace } from './useJobPace';
@@ -40,7 +40,8 @@ export function VideoGenerationPanel() {
     (typeof span === 'string' ? span : null);
   const followed = useFollowedJob('video', project?.id ?? null, blocked);
   const { job, button, startError } = followed;
-  const pace = useJobPace(job);
+  // The pace is measured from the job's own run: none while it waits for the user's other jobs.
+  const pace = useJobPace(job?.queuePosition ? null : job);
   const video = videoOutput(job);
   const running = button.progress !== null;
 
@@ -117,20 +118,26 @@ export function VideoGenerationPanel() {
           <HStack gap="4" wrap="wrap">
             <Button colorPalette="purple" disabled={button.disabled} onClick={start} data-testid="start-video">
               <Clapperboard />
-              {running ? 'Generating...' : button.label}
+              {running ? (button.queuePosition ? 'Waiting...' : 'Generating...') : button.label}
             </Button>
             {running && (
               <>
-                <Box flex="1" minW="48" data-testid="video-progress" data-progress={pace.progress ?? button.progress}>
-                  <Progress.Root value={pace.progress ?? button.progress} size="sm" colorPalette="purple" aria-label="Video generation progress">
-                    <Progress.Track>
-                      <Progress.Range />
-                    </Progress.Track>
-                  </Progress.Root>
-                  <Text fontSize="xs" color="fg.muted" data-testid="video-remaining">
-                    {Math.round(pace.progress ?? button.progress ?? 0)}%{pace.remaining !== null ? ` · ${pace.remaining} seconds remaining` : ' · measuring the time left'}
+                {button.queuePosition ? (
+                  <Text flex="1" minW="48" fontSize="sm" color="fg.muted" data-testid="video-waiting" data-queue-position={button.queuePosition}>
+                    {waitingWords(button.queuePosition)}
                   </Text>
-                </Box>
+                ) : (
+                  <Box flex="1" minW="48" data-testid="video-progress" data-progress={pace.progress ?? button.progress}>
+                    <Progress.Root value={pace.progress ?? button.progress} size="sm" colorPalette="purple" aria-label="Video generation progress">
+                      <Progress.Track>
+                        <Progress.Range />
+                      </Progress.Track>
+                    </Progress.Root>
+                    <Text fontSize="xs" color="fg.muted" data-testid="video-remaining">
+                      {Math.round(pace.progress ?? button.progress ?? 0)}%{pace.remaining !== null ? ` · ${pace.remaining} seconds remaining` : ' · measuring the time left'}
+                    </Text>
+                  </Box>
+                )}
                 <Button size="sm" variant="outline" onClick={() => void followed.cancel()} loading={followed.cancelling} data-testid="cancel-video">
                   <X /> Cancel
                 </Button>
