@@ -2,7 +2,7 @@ import mongoose from 'mongoose';
 import { formatStorage } from '@stemdeck/proto/vocabulary';
 import { chromiumPerTest, expectReadableToast, insideViewport, seenText, signInThroughKeycloak } from '../support/browser';
 import { BASE_URL } from '../support/env';
-import { makeClip, ownerIdOf } from '../support/media';
+import { makeClip, ownerIdOf, upload } from '../support/media';
 import { signInExtraUser } from '../support/sessions';
 
 jest.setTimeout(120_000);
@@ -49,4 +49,41 @@ describe('storage usage in the studio', () => {
     expect(insideViewport(await seenText(description))).toBe(true);
     expect(await line.innerText()).toBe('Storage: 0 MB of 0.2 MB');
   });
+});
+
+/**
+ * A song uploaded while the person's separations at once are all busy is not refused: the studio says it
+ * waits for their other songs and its place in line, and it gets its stems when its turn comes.
+ */
+describe('separations waiting their turn in the studio', () => {
+  const chromium = chromiumPerTest({ width: 1440, height: 900 });
+
+  it('shows "Waiting for your other songs … 1st in line", then the song separates', async () => {
+    const username = 'line-viewer';
+    const agent = await signInExtraUser(username, 'Line', 'Viewer');
+    const page = chromium.page;
+    await signInThroughKeycloak(page, username, `${username}-password`);
+    await page.goto(`${BASE_URL}/app`);
+    const panel = page.getByTestId('upload-panel');
+    await panel.locator('input[type="file"]').setInputFiles(makeClip('line-viewer-12s.wav', 12));
+
+    // Two long songs take both of this person's separation slots (the stack runs 2 at once per user).
+    const long = makeClip('line-viewer-300s.flac', 300);
+    const busy = await Promise.all([upload(agent, long, { fileName: 'long one.flac' }), upload(agent, long, { fileName: 'long two.flac' })]);
+    expect(busy.map((answer) => answer.status)).toEqual([201, 201]);
+    await page.getByRole('button', { name: 'Split into Stems' }).click();
+
+    const waiting = page.locator('[data-testid="separation-fast"][data-queue-position="1"]');
+    await waiting.waitFor({ timeout: 30_000 });
+    const words = waiting.getByText(/^Waiting for your other songs to finish separating: 1st in line \(fast\)$/);
+    await words.scrollIntoViewIfNeeded();
+    const seen = await seenText(words);
+    expect(insideViewport(seen)).toBe(true);
+    expect(seen).toMatchObject({ opacity: 1, clipped: false, onTop: true });
+    expect(seen.contrast).toBeGreaterThanOrEqual(4.5);
+
+    // Its turn comes: it separates and the progress line goes.
+    await page.getByTestId('separation-fast').waitFor({ state: 'detached', timeout: 120_000 });
+    expect(await page.getByTestId('separation-progress').count()).toBe(0);
+  }, 180_000);
 });

@@ -54,9 +54,9 @@ export class RequestSeparationUseCase {
 
     const created = await this.jobs.create({ _id: this.ids.randomUUID(), ownerId, projectId, engine });
     const place = await this.slots.admit(ownerId, created._id);
-    const job = (await this.jobs.findOwned(ownerId, created._id)) ?? created;
     // Its slot was free but the work queue refused it (NATS away): the job is failed, the request answers 503.
-    if (job.status === 'failed') throw new RpcFailure(503, SERVICE_UNAVAILABLE);
-    return toSeparationJob(job, place ?? undefined);
+    if ((await this.jobs.findOwned(ownerId, created._id))?.status === 'failed') throw new RpcFailure(503, SERVICE_UNAVAILABLE);
+    // Answered as queued (a worker may already have begun it: its events say so), with its place if it waits.
+    return toSeparationJob({ ...created, waiting: place !== null }, place ?? undefined);
   }
 }
