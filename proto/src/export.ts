@@ -20,6 +20,7 @@ export const EXPORT_SUBJECTS = {
   getExport: 'stemdeck.export.get',
   exportDownload: 'stemdeck.export.download',
   exportOptions: 'stemdeck.export.options',
+  runningExports: 'stemdeck.export.running',
   createShareLink: 'stemdeck.export.share.create',
   listShareLinks: 'stemdeck.export.share.list',
   revokeShareLink: 'stemdeck.export.share.revoke',
@@ -105,6 +106,9 @@ export const ExportRecord = z.object({
 });
 export type ExportRecord = z.infer<typeof ExportRecord>;
 export const ExportReply = replyOf(ExportRecord);
+/** GET /api/projects/:id/exports: the owner's exports of the project still being built or waiting their turn, oldest first. */
+export const RunningExportsRequest = z.object({ ...owned, projectId: z.string() });
+export const ExportListReply = replyOf(z.array(ExportRecord));
 
 /** What POST /api/export/* answers once the file is stored: the seed's filename and downloadUrl. */
 export const ExportAnswer = z.object({ id: z.string(), filename: z.string(), downloadUrl: z.string(), expiresAt: z.string() });

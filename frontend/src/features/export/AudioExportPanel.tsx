@@ -9,13 +9,14 @@ import type { RootState } from '../../app/store';
 import { toaster } from '../../ui/toaster';
 import { STEM_NAMES } from '../mastering/enhanceState';
 import { useProjectBlocker } from '../mastering/useFollowedJob';
-import { NO_PROJECT } from '../mastering/jobState';
+import { NO_PROJECT, waitingWords } from '../mastering/jobState';
 import { projectsApi } from '../project/projectsApi';
 import { startDownload } from './download';
 import { useExportAudioMutation, useExportOptionsQuery } from './exportApi';
 import { mixFieldsTaken, unsavedMixNote, waitForSavedMix } from './savedMix';
 import { AUDIO_FORMAT_NAMES, audioExportBlocker, chosenStems, EXPORT_TYPE_NAMES, EXPORT_WORDS, failureDescription, fellBackToRaw, MASTERING_NAMES, selectedStemIds, variantChoices } from './exportState';
 import { LabelledSelect } from '../../ui/LabelledSelect';
+import { useExportPlace } from './useExportPlace';
 
 
 /**
@@ -23,7 +24,8 @@ import { LabelledSelect } from '../../ui/LabelledSelect';
  * variant (unmastered, the latest master, the latest enhancement, or both). A variant this type and these stems
  * cannot take is disabled with what to run first; when a change of type or stems takes away the chosen one,
  * the unmastered one is selected and the panel says so. Before it is sent, the mixer's latest changes are given
- * a moment to be saved (the export is made from the saved mix). The answer's file downloads by itself.
+ * a moment to be saved (the export is made from the saved mix). The answer's file downloads by itself; while
+ * it waits for the user's other exports to finish, the panel says its place in line.
  */
 export function AudioExportPanel() {
   const project = useAppSelector((state) => state.project.project);
@@ -45,6 +47,7 @@ export function AudioExportPanel() {
   /** Set when the export went ahead with an older saved mix than the one heard. */
   const [unsavedNote, setUnsavedNote] = useState<string | null>(null);
   const exporting = sending || awaitingSave;
+  const place = useExportPlace(project?.id ?? null, sending);
 
   const choice = { exportType, format, mastering, selectedTypes };
   const variants = variantChoices(options, exportType, chosenStems(choice, stems));
@@ -167,6 +170,11 @@ export function AudioExportPanel() {
               {exporting ? 'Exporting...' : 'Export Audio'}
             </Button>
           </HStack>
+          {place !== null && (
+            <Text fontSize="sm" color="fg.muted" data-testid="export-audio-waiting" data-queue-position={place}>
+              {waitingWords(place, 'exports')}
+            </Text>
+          )}
           {blocked && blocked !== NO_PROJECT && !exporting && (
             <Text fontSize="sm" color="fg.muted" data-testid="export-audio-blocked">
               {blocked}

@@ -42,6 +42,7 @@ beforeEach(() => {
   server.answer('GET', '/api/projects/p1/analysis', { status: 200, body: ANALYSIS });
   server.answer('GET', '/api/projects/p1/share-links', { status: 200, body: [] });
   server.answer('GET', '/api/projects/p1/stems', { status: 200, body: STEMS });
+  server.answer('GET', '/api/projects/p1/exports', { status: 200, body: [] });
   toasts = [];
   jest.spyOn(toaster, 'create').mockImplementation((toast) => {
     toasts.push(toast);
@@ -216,6 +217,23 @@ describe('Export & Share: audio export', () => {
     expect(clicked).toEqual([{ href: '/api/exports/x1/download', download: 'song - full mix.wav' }]);
     expect(toasts).toEqual([{ title: 'Export ready!', description: 'song - full mix.wav', type: 'success' }]);
     expect(server.sent.find((request) => request.method === 'POST')?.body).toEqual({ projectId: 'p1', exportType: 'full-mix', format: 'wav-24-48', mastering: 'raw', stems: [] });
+  });
+
+  it("says the export's place in line while it waits for the user's other exports, then downloads it as usual", async () => {
+    await renderSection();
+    const waiting = { id: 'x1', projectId: 'p1', kind: 'audio', status: 'processing', progress: 0, filename: 'song - full mix.wav', createdAt: '2026-11-24T10:00:00.000Z', expiresAt: '2026-11-25T10:00:00.000Z', queuePosition: 2 };
+    server.answer('GET', '/api/projects/p1/exports', { status: 200, body: [waiting] });
+    server.answer('POST', '/api/export/audio', { status: 200, body: ANSWER });
+    server.hold('POST', '/api/export/audio');
+    await act(async () => void fireEvent.click(button('export-audio')));
+    await waitFor(() => expect(screen.getByTestId('export-audio-waiting').textContent).toBe('Waiting for your other exports to finish: 2nd in line'));
+    expect(button('export-audio').textContent).toBe('Exporting...');
+    // Its turn comes: it is being built, the words go.
+    server.answer('GET', '/api/projects/p1/exports', { status: 200, body: [{ ...waiting, queuePosition: undefined }] });
+    await waitFor(() => expect(screen.queryByTestId('export-audio-waiting')).toBeNull(), { timeout: 3000 });
+    await act(async () => server.release('POST', '/api/export/audio'));
+    await waitFor(() => expect(clicked).toEqual([{ href: '/api/exports/x1/download', download: 'song - full mix.wav' }]));
+    expect(screen.queryByTestId('export-audio-waiting')).toBeNull();
   });
 
   it('toasts "Export failed" / "Failed to export audio files", with the server\'s reason under the button', async () => {

@@ -9,16 +9,20 @@ import { AnalysisView } from './AnalysisView';
 import { startDownload } from './download';
 import { useExportProjectMutation, useProjectAnalysisQuery } from './exportApi';
 import { CHOOSE_A_FORMAT, EXPORT_WORDS, failureDescription, PROJECT_FORMAT_HINTS, PROJECT_FORMAT_NAMES } from './exportState';
+import { waitingWords } from '../mastering/jobState';
+import { useExportPlace } from './useExportPlace';
 
 /**
  * "Project and Analysis": the project's data for other tools (Spotify-style features, the OSC/MIDI map, the
- * TouchDesigner and Resolume kits) as one download, and the project's own analysis as it is stored.
+ * TouchDesigner and Resolume kits) as one download (while it waits for the user's other exports, its place in
+ * line is said), and the project's own analysis as it is stored.
  */
 export function ProjectExportPanel() {
   const project = useAppSelector((state) => state.project.project);
   const [formats, setFormats] = useState<ProjectExportFormat[]>(['spotifyJson']);
   const [lastError, setLastError] = useState<string | null>(null);
   const [exportProject, { isLoading: exporting }] = useExportProjectMutation();
+  const place = useExportPlace(project?.id ?? null, exporting);
   const analysisQuery = useProjectAnalysisQuery(project ? { projectId: project.id, analysed: project.bpm !== null } : skipToken, { refetchOnMountOrArgChange: true });
   const analysis = project && analysisQuery.currentData && !analysisQuery.isError ? analysisQuery.currentData : null;
 
@@ -70,6 +74,11 @@ export function ProjectExportPanel() {
             <FileJson />
             {exporting ? 'Exporting...' : 'Export Project Data'}
           </Button>
+          {place !== null && (
+            <Text fontSize="sm" color="fg.muted" data-testid="export-project-waiting" data-queue-position={place}>
+              {waitingWords(place, 'exports')}
+            </Text>
+          )}
           {blocked === CHOOSE_A_FORMAT && (
             <Text fontSize="sm" color="fg.muted" data-testid="export-project-blocked">
               {blocked}

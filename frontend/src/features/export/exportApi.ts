@@ -1,11 +1,11 @@
-import type { AudioExportBody, ExportAnswer, ExportOptions, ProjectExportBody, SpotifyFeatures } from '@stemdeck/proto';
+import type { AudioExportBody, ExportAnswer, ExportOptions, ExportRecord, ProjectExportBody, SpotifyFeatures } from '@stemdeck/proto';
 import { api } from '../../api/api';
 
 /**
  * The export endpoints (Export & Share) on the shared API slice. Types are proto's own contracts, imported as
  * types only, so no schema code reaches the bundle.
  */
-export type { AudioExportFormat, ExportAnswer, ExportMastering, ExportOptions, ExportType, ProjectExportFormat, SpotifyFeatures } from '@stemdeck/proto';
+export type { AudioExportFormat, ExportAnswer, ExportMastering, ExportOptions, ExportRecord, ExportType, ProjectExportFormat, SpotifyFeatures } from '@stemdeck/proto';
 
 /** What GET /api/projects/:id/analysis answers: the Spotify-style features and the integrated loudness. */
 export interface ProjectAnalysis {
@@ -22,6 +22,10 @@ export const exportApi = api.injectEndpoints({
     exportProject: build.mutation<ExportAnswer, ProjectExportBody>({
       query: (body) => ({ url: 'export/project', method: 'POST', body }),
     }),
+    /** The project's exports still being built or waiting for the user's others (each waiting one with its place), oldest first. */
+    runningExports: build.query<ExportRecord[], string>({
+      query: (projectId) => `projects/${encodeURIComponent(projectId)}/exports`,
+    }),
     /** Which variants (raw, mastered, enhanced, both) exist now; refreshed when a job starts or finishes. */
     exportOptions: build.query<ExportOptions, string>({
       query: (projectId) => `projects/${encodeURIComponent(projectId)}/export-options`,
@@ -37,4 +41,4 @@ export const exportApi = api.injectEndpoints({
   }),
 });
 
-export const { useExportAudioMutation, useExportProjectMutation, useExportOptionsQuery, useProjectAnalysisQuery } = exportApi;
+export const { useExportAudioMutation, useExportProjectMutation, useExportOptionsQuery, useProjectAnalysisQuery, useRunningExportsQuery } = exportApi;

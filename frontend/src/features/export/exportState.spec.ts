@@ -1,5 +1,6 @@
-import type { ExportOptions } from './exportApi';
+import type { ExportOptions, ExportRecord } from './exportApi';
 import {
+  exportPlace,
   audioExportBlocker,
   CHOOSE_A_STEM,
   chosenStems,
@@ -116,5 +117,26 @@ describe('audio export choices', () => {
     expect(failureDescription(base, { status: 'FETCH_ERROR', message: 'TypeError: Failed to fetch' })).toBe(base);
     expect(failureDescription(base, { status: 409, data: 'plain text' })).toBe(base);
     expect(failureDescription(base, undefined)).toBe(base);
+  });
+});
+
+describe('the place of the export a panel waits for', () => {
+  const record = (id: string, createdAt: string, queuePosition?: number): ExportRecord => ({
+    id,
+    projectId: 'p1',
+    kind: 'audio',
+    status: 'processing',
+    progress: 0,
+    filename: 'song.wav',
+    createdAt,
+    expiresAt: '2026-11-25T00:00:00.000Z',
+    ...(queuePosition ? { queuePosition } : {}),
+  });
+
+  it("is the newest export's place in the user's line, or none while it is being built (or nothing is read yet)", () => {
+    expect(exportPlace(undefined)).toBeNull();
+    expect(exportPlace([])).toBeNull();
+    expect(exportPlace([record('a', '2026-11-24T10:00:00.000Z'), record('c', '2026-11-24T10:00:02.000Z', 2), record('b', '2026-11-24T10:00:01.000Z', 1)])).toBe(2);
+    expect(exportPlace([record('a', '2026-11-24T10:00:00.000Z', 1), record('b', '2026-11-24T10:00:01.000Z')])).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import type { VariantAvailability } from '@stemdeck/proto';
 import type { AudioExportFormat, ExportMastering, ExportType, ProjectExportFormat, StemType } from '@stemdeck/proto/vocabulary';
-import type { ExportOptions } from './exportApi';
+import type { ExportOptions, ExportRecord } from './exportApi';
 
 /**
  * What the Export & Share panels decide without React: the names people read for each choice, whether an
@@ -48,6 +48,15 @@ export const EXPORT_WORDS = {
   projectDone: { title: 'Project exported!', type: 'success' },
   projectFailed: { title: 'Export failed', description: 'Failed to export project data', type: 'error' },
 } as const;
+
+/**
+ * The place in the user's line of the export a panel is waiting for: the project's newest export still in the
+ * making (the one its request just asked for), when it waits for the user's other exports; null otherwise.
+ */
+export function exportPlace(running: readonly ExportRecord[] | undefined): number | null {
+  const newest = running?.reduce<ExportRecord | undefined>((latest, record) => (!latest || record.createdAt >= latest.createdAt ? record : latest), undefined);
+  return newest?.queuePosition ?? null;
+}
 
 export const CHOOSE_A_STEM = 'Choose at least one stem to export.';
 export const CHOOSE_A_FORMAT = 'Choose at least one format.';

@@ -52,6 +52,25 @@ describe('the line: each user has EXPORTS_PER_USER exports built at once', () =>
     await expect(queries.get('u1', 'export-1')).resolves.not.toHaveProperty('queuePosition');
   });
 
+  it("lists the project's exports still being built or waiting, oldest first, each waiting one with its place", async () => {
+    for (let i = 0; i < 4; i++) await starter.start(toStart('u1'));
+    await starter.start(toStart('u2'));
+    expect((await queries.running('u1', 'p1')).map((record) => [record.id, record.queuePosition])).toEqual([
+      ['export-1', undefined],
+      ['export-2', undefined],
+      ['export-3', 1],
+      ['export-4', 2],
+    ]);
+    await exports.fail('u1', 'export-1', 'Failed to export audio files');
+    await slots.release('u1', 'export-1');
+    expect((await queries.running('u1', 'p1')).map((record) => [record.id, record.queuePosition])).toEqual([
+      ['export-2', undefined],
+      ['export-3', undefined],
+      ['export-4', 1],
+    ]);
+    expect(await queries.running('u2', 'elsewhere')).toEqual([]);
+  });
+
   it('hands a released slot to the oldest waiting export; the one behind it reads its new place', async () => {
     for (let i = 0; i < 4; i++) await starter.start(toStart('u1'));
     await exports.complete('u1', 'export-1', { filename: 'f', objectKey: 'k', contentType: 'audio/flac', completedAt: new Date(0), expiresAt: new Date(1) });

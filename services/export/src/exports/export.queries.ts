@@ -16,7 +16,7 @@ export const EXPORT_FAILED = 'This export failed — export again';
 @Injectable()
 export class ExportQueries {
   constructor(
-    @Inject(EXPORT_STORE) private readonly exports: Pick<ExportStore, 'findOwned' | 'waitingIds'>,
+    @Inject(EXPORT_STORE) private readonly exports: Pick<ExportStore, 'findOwned' | 'waitingIds' | 'listProcessing'>,
     @Inject(PROJECT_READS) private readonly projects: Pick<ProjectReads, 'project' | 'stems'>,
     @Inject(MASTERING_RESULTS) private readonly masters: Pick<MasteringResults, 'completedMasters'>,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -27,6 +27,17 @@ export class ExportQueries {
     if (!doc) throw new ExportRefused(404, EXPORT_NOT_FOUND);
     const line = doc.waiting && doc.status === 'processing' ? await this.exports.waitingIds(ownerId) : [];
     return toExportRecord(doc, line.indexOf(doc._id) + 1 || undefined);
+  }
+
+  /**
+   * The owner's exports of the project still being built or waiting their turn, oldest first, each waiting one
+   * with its place in the owner's line (the export panels show it while their request waits for its file).
+   * Another user's project has none of the owner's exports: an empty list.
+   */
+  async running(ownerId: string, projectId: string): Promise<ExportRecord[]> {
+    const docs = await this.exports.listProcessing(ownerId, projectId);
+    const line = docs.some((doc) => doc.waiting) ? await this.exports.waitingIds(ownerId) : [];
+    return docs.map((doc) => toExportRecord(doc, line.indexOf(doc._id) + 1 || undefined));
   }
 
   /** Where a completed export's file is, for the gateway to stream; 410 once it expired (whether or not the sweep has removed it yet). */

@@ -58,6 +58,10 @@ export class ExportRepository implements ExportStore {
       .exec();
   }
 
+  listProcessing(ownerId: string, projectId: string): Promise<ExportDocument[]> {
+    return this.exports.find({ ownerId, projectId, status: 'processing' }).sort({ createdAt: 1, _id: 1 }).lean<ExportDocument[]>().exec();
+  }
+
   listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]> {
     return this.exports
       .find({ status: 'processing', waiting: { $ne: true }, createdAt: { $lt: createdBefore } })

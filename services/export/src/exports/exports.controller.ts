@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { answer, parseOrFail, RpcFailure } from '@stemdeck/platform';
-import { AudioExportRequest, EXPORT_SUBJECTS, ExportOptionsRequest, ExportRequest, ProjectExportRequest } from '@stemdeck/proto';
+import { AudioExportRequest, EXPORT_SUBJECTS, ExportOptionsRequest, ExportRequest, ProjectExportRequest, RunningExportsRequest } from '@stemdeck/proto';
 import type { ZodType } from 'zod';
 import { CreateAudioExportUseCase } from './create-audio-export.usecase';
 import { CreateProjectExportUseCase } from './create-project-export.usecase';
@@ -53,6 +53,14 @@ export class ExportsController {
     return reply(() => {
       const { ownerId, exportId } = parseOrFail(ExportRequest, payload);
       return this.queries.get(ownerId, exportId);
+    });
+  }
+
+  @MessagePattern(EXPORT_SUBJECTS.runningExports)
+  runningExports(@Payload() payload: unknown) {
+    return reply(() => {
+      const { ownerId, projectId } = parseOrFail(RunningExportsRequest, payload);
+      return this.queries.running(ownerId, projectId);
     });
   }
 

@@ -28,6 +28,8 @@ export interface ExportStore {
   complete(ownerId: string, exportId: string, result: ExportResult): Promise<ExportDocument | null>;
   /** Failed with words for users; `status` when it was refused (e.g. 409) rather than failed (500). */
   fail(ownerId: string, exportId: string, error: string, status?: number): Promise<ExportDocument | null>;
+  /** The owner's exports of the project still processing (being built or waiting for a slot), oldest first. */
+  listProcessing(ownerId: string, projectId: string): Promise<ExportDocument[]>;
   /** Exports still processing (not waiting for a slot) that were created before `createdBefore` (oldest first, at most `limit`). */
   listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]>;
   /** Completed exports whose download expired before `now` and whose objects are still stored (oldest first, at most `limit`). */

@@ -3,6 +3,7 @@ import { NatsRpcClient } from '@stemdeck/platform';
 import {
   CreatedShareLinkReply,
   EXPORT_SUBJECTS,
+  ExportListReply,
   ExportOptionsReply,
   ExportReply,
   ObjectLocationReply,
@@ -39,6 +40,11 @@ export class ExportClient {
 
   getExport(ownerId: string, exportId: string) {
     return this.call(EXPORT_SUBJECTS.getExport, { ownerId, exportId }, ExportReply);
+  }
+
+  /** The owner's exports of the project still being built or waiting (with their places in line), oldest first. */
+  runningExports(ownerId: string, projectId: string) {
+    return this.call(EXPORT_SUBJECTS.runningExports, { ownerId, projectId }, ExportListReply);
   }
 
   exportDownload(ownerId: string, exportId: string) {

@@ -46,6 +46,15 @@ export class ExportController {
     return this.exports.getExport(currentUser(req).id, id);
   }
 
+  /**
+   * The project's exports still being built or waiting for the user's others to finish (each waiting one with
+   * its `queuePosition`), oldest first: what an export panel shows while its request waits for the file.
+   */
+  @Get('projects/:id/exports')
+  runningExports(@Req() req: Request, @Param('id') id: string) {
+    return this.exports.runningExports(currentUser(req).id, id);
+  }
+
   /** The finished file, saved under its name, with Range; 410 once expired. */
   @Get('exports/:id/download')
   @Head('exports/:id/download')

@@ -61,6 +61,13 @@ export class InMemoryExports implements ExportStore {
       .map((doc) => ({ ...doc }));
   }
 
+  async listProcessing(ownerId: string, projectId: string): Promise<ExportDocument[]> {
+    return [...this.docs.values()]
+      .filter((doc) => doc.ownerId === ownerId && doc.projectId === projectId && doc.status === 'processing')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id))
+      .map((doc) => ({ ...doc }));
+  }
+
   async listStuck(createdBefore: Date, limit: number): Promise<ExportDocument[]> {
     return [...this.docs.values()]
       .filter((doc) => doc.status === 'processing' && !doc.waiting && doc.createdAt < createdBefore)
