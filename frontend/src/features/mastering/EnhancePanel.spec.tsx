@@ -102,6 +102,16 @@ describe('the Enhance panel', () => {
     expect(screen.queryByTestId('mastering-progress')).toBeNull();
   });
 
+  it("shows an enhancement waiting behind the user's other jobs: Waiting..., its place in line instead of a progress, Cancel; the list says it too", async () => {
+    await renderSection({ jobs: [enhanceJob({ queuePosition: 2 })] });
+    expect(startEnhance().textContent).toBe('Waiting...');
+    expect(startEnhance().disabled).toBe(true);
+    expect(screen.getByTestId('enhance-waiting').textContent).toBe('Waiting for your other jobs to finish: 2nd in line');
+    expect(screen.queryByTestId('enhance-progress')).toBeNull();
+    expect(screen.getByTestId('cancel-enhance').textContent).toContain('Cancel');
+    expect(screen.getAllByTestId('mastering-job')[0]!.textContent).toContain('waiting · 2nd in line');
+  });
+
   it('shows a finished enhancement: each stem before and after, its download, who did it, and the mixer note', async () => {
     const done = enhanceJob({
       status: 'completed',
