@@ -39,6 +39,13 @@ describe('tenant limits: concurrent separations per user', () => {
   }, 60_000);
   afterAll(() => connection.close());
 
+  /** The user's slots once the last job has given its back (stems_ready goes out just before the release). */
+  async function slotsHeldBy(ownerId: string): Promise<number> {
+    const count = () => connection.collection('job_slots').countDocuments({ kind: 'separation', ownerId });
+    for (const until = Date.now() + 5000; Date.now() < until && (await count()) > 0; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    return count();
+  }
+
   it(`runs ${PER_USER} of a user's separations at once, queues the rest with their place, and finishes them all`, async () => {
     // Long enough that the first songs are still separating when the last uploads are answered.
     const song = makeClip('queue-40s.wav', 40);
@@ -78,11 +85,33 @@ describe('tenant limits: concurrent separations per user', () => {
       for (const projectId of projectIds) await live.waitFor((event) => event.type === 'stems_ready' && event.projectId === projectId);
 
       // Nothing is left holding a slot, and each song was separated once.
-      expect(await connection.collection('job_slots').countDocuments({ ownerId })).toBe(0);
+      expect(await slotsHeldBy(ownerId)).toBe(0);
       const jobs = await connection.collection('separation_jobs').find({ ownerId, projectId: { $in: [...projectIds] } }).toArray();
       expect(jobs.map((job) => [job.status, job.waiting, job.attempts])).toEqual(Array(SONGS).fill(['completed', false, 1]));
     } finally {
       live.close();
     }
   }, 240_000);
+
+  it('frees the slots of jobs that ended without giving them back (a crash) and starts the waiting song', async () => {
+    // As if a media process had died after its jobs ended but before it gave their slots back.
+    const stranded = await signInExtraUser('line-stranded', 'Line', 'Stranded');
+    const ownerId = await ownerIdOf(stranded);
+    const slots = connection.collection<{ _id: string }>('job_slots');
+    for (let n = 0; n < PER_USER; n++) {
+      await slots.insertOne({ _id: `separation:${ownerId}:${n}`, kind: 'separation', ownerId, jobId: `ended-long-ago-${n}`, claimedAt: new Date() });
+    }
+    const live = await listen(stranded);
+    try {
+      const answer = await upload(stranded, makeClip('queue-12s.wav', 12), { fileName: 'after a crash.wav' });
+      expect(answer.status).toBe(201);
+      const { project, job } = (await answer.json()) as { project: { id: string }; job: ListedJob };
+      expect(job.queuePosition).toBe(1);
+      // The media service's sweep (every 15 s on this stack) finds the slots' jobs gone and starts this one.
+      await live.waitFor((event) => event.type === 'stems_ready' && event.projectId === project.id, 60_000);
+      expect(await slotsHeldBy(ownerId)).toBe(0);
+    } finally {
+      live.close();
+    }
+  }, 90_000);
 });

@@ -1,3 +1,4 @@
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Connection } from 'mongoose';
 
 /**
@@ -211,4 +212,79 @@ export class OwnerJobSlots {
     }
     return null;
   }
+}
+
+/** What a service's use cases ask of its slots. */
+export interface SlotsPort {
+  /** The job (stored waiting) starts now or waits: its place in the owner's line, null when it started. */
+  admit(ownerId: string, jobId: string): Promise<number | null>;
+  /** The job ended (done, failed for good, cancelled, or gone): the owner's next waiting job starts. */
+  release(ownerId: string, jobId: string): Promise<void>;
+  /** The owner's waiting jobs and their places (1 = next). */
+  places(ownerId: string): Promise<Map<string, number>>;
+  /** The owner's line changed without a job starting (a waiting one was cancelled or deleted): each is told its place. */
+  announcePlaces(ownerId: string): Promise<void>;
+}
+
+/**
+ * A service's slots as a provider: the sweep runs while the service does, and the use cases admit and release
+ * through it. A subclass says what its jobs are (the WaitingJobs reads, the hand-over to its queue) and how a
+ * waiting job is told its new place.
+ */
+export abstract class ServiceJobSlots implements SlotsPort, WaitingJobs, OnApplicationBootstrap, OnApplicationShutdown {
+  protected readonly logger = new Logger(this.constructor.name);
+  private readonly slots: OwnerJobSlots;
+
+  protected constructor(
+    kind: string,
+    perOwner: number,
+    board: SlotBoard,
+    private readonly sweepEveryMs: number,
+  ) {
+    this.slots = new OwnerJobSlots(kind, perOwner, board, this, (message) => this.logger.warn(message));
+  }
+
+  onApplicationBootstrap(): void {
+    this.slots.startSweeping(this.sweepEveryMs, (message) => this.logger.log(message));
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.slots.stopSweeping();
+  }
+
+  /** One sweep pass now (the timer runs one every sweepEveryMs). */
+  sweep(): Promise<{ freed: number; owners: number }> {
+    return this.slots.sweep();
+  }
+
+  admit(ownerId: string, jobId: string): Promise<number | null> {
+    return this.slots.admit(ownerId, jobId);
+  }
+
+  release(ownerId: string, jobId: string): Promise<void> {
+    return this.slots.release(ownerId, jobId);
+  }
+
+  places(ownerId: string): Promise<Map<string, number>> {
+    return this.slots.positions(ownerId);
+  }
+
+  async announcePlaces(ownerId: string): Promise<void> {
+    const places = await this.slots.positions(ownerId);
+    if (places.size > 0) this.positionsChanged(ownerId, [...places].map(([jobId, position]) => ({ jobId, position })));
+  }
+
+  positionsChanged(ownerId: string, positions: ReadonlyArray<{ jobId: string; position: number }>): void {
+    void Promise.all(positions.map(({ jobId, position }) => this.tellPlace(ownerId, jobId, position))).catch((error: Error) =>
+      this.logger.warn(`telling the new places in line failed: ${error.message}`),
+    );
+  }
+
+  abstract waiting(ownerId: string): Promise<string[]>;
+  abstract ownersWaiting(): Promise<string[]>;
+  abstract holdsSlot(ownerId: string, jobId: string): Promise<boolean>;
+  abstract leaveWaiting(ownerId: string, jobId: string): Promise<boolean>;
+  abstract dispatch(ownerId: string, jobId: string): Promise<void>;
+  /** Tells the owner that a waiting job now stands at `position` (an event to their sockets). */
+  protected abstract tellPlace(ownerId: string, jobId: string, position: number): Promise<void>;
 }

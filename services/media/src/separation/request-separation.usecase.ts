@@ -31,7 +31,7 @@ export class RequestSeparationUseCase {
     @Inject(SEPARATION_STEMS) private readonly stems: Pick<SeparationStems, 'listOwned'>,
     @Inject(SEPARATION_JOBS) private readonly jobs: Pick<SeparationJobs, 'findLive' | 'findOwned' | 'create'>,
     @Inject(SEPARATION_ENGINES) private readonly engines: Pick<SeparationEngines, 'get'>,
-    @Inject(SEPARATION_SLOTS) private readonly slots: Pick<SeparationSlotsPort, 'admit' | 'placeOf'>,
+    @Inject(SEPARATION_SLOTS) private readonly slots: Pick<SeparationSlotsPort, 'admit' | 'places'>,
     @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
@@ -50,7 +50,7 @@ export class RequestSeparationUseCase {
       this.events.publish({ type: 'stems_ready', ownerId, projectId, engine, stems });
       return toSeparationJob(existing);
     }
-    if (existing) return toSeparationJob(existing, existing.waiting ? await this.slots.placeOf(ownerId, existing._id) : undefined);
+    if (existing) return toSeparationJob(existing, existing.waiting ? (await this.slots.places(ownerId)).get(existing._id) : undefined);
 
     const created = await this.jobs.create({ _id: this.ids.randomUUID(), ownerId, projectId, engine });
     const place = await this.slots.admit(ownerId, created._id);
