@@ -3,7 +3,7 @@ import { CLOCK, ID_GENERATOR, RpcFailure, SERVICE_UNAVAILABLE, type Clock, type 
 import type { ExportRecord } from '@stemdeck/proto';
 import { EXPORT_CONFIG } from '../config';
 import { expiryAfter, toExportRecord } from './export-record';
-import { EXPORT_SLOTS, type ExportSlotsPort } from './export-slots';
+import { EXPORT_SLOTS, NOT_QUEUED, type ExportSlotsPort } from './export-slots';
 import { EXPORT_STORE, type ExportSettings, type ExportStore, type NewExport } from './exports.ports';
 
 export type ExportToStart = Omit<NewExport, '_id' | 'createdAt' | 'expiresAt'>;
@@ -28,8 +28,12 @@ export class StartExport {
     const now = this.clock.now();
     const created = await this.exports.create({ ...exportToStart, _id: this.ids.randomUUID(), createdAt: new Date(now), expiresAt: expiryAfter(now, this.settings.EXPORT_TTL_MINUTES) });
     const place = await this.slots.admit(created.ownerId, created._id);
-    const doc = (await this.exports.findOwned(created.ownerId, created._id)) ?? created;
-    if (doc.status === 'failed') throw new RpcFailure(503, SERVICE_UNAVAILABLE);
-    return toExportRecord(doc, place ?? undefined);
+    if (place === null) {
+      // Its slot was free but the work queue refused it (NATS away): the export is failed, the request answers 503.
+      const stored = await this.exports.findOwned(created.ownerId, created._id);
+      if (stored?.status === 'failed' && stored.error === NOT_QUEUED) throw new RpcFailure(503, SERVICE_UNAVAILABLE);
+    }
+    // Answered as created (a worker may already have begun it; reading it says how far), with its place if it waits.
+    return toExportRecord({ ...created, waiting: place !== null }, place ?? undefined);
   }
 }

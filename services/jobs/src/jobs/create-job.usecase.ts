@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EnhanceParameters, JobRecord, MasteringParameters, VideoParameters } from '@stemdeck/proto';
 import { CLOCK, ID_GENERATOR, RpcFailure, SERVICE_UNAVAILABLE, type Clock, type IdGenerator } from '@stemdeck/platform';
 import { toJobRecord } from './job-record';
-import { JOB_SLOTS, type JobSlotsPort } from './job-slots';
+import { JOB_SLOTS, NOT_QUEUED, type JobSlotsPort } from './job-slots';
 import {
   ENHANCE_PROVIDER,
   JOB_STORE,
@@ -65,9 +65,13 @@ export class CreateJobUseCase {
       createdAt: new Date(this.clock.now()),
     });
     const place = await this.slots.admit(ownerId, created._id);
-    const job = (await this.jobs.findOwned(ownerId, created._id)) ?? created;
-    if (job.status === 'failed') throw new RpcFailure(503, SERVICE_UNAVAILABLE);
-    return toJobRecord(job, place ?? undefined);
+    if (place === null) {
+      // Its slot was free but the work queue refused it (NATS away): the job is failed, the request answers 503.
+      const stored = await this.jobs.findOwned(ownerId, created._id);
+      if (stored?.status === 'failed' && stored.error === NOT_QUEUED) throw new RpcFailure(503, SERVICE_UNAVAILABLE);
+    }
+    // Answered as created (a worker may already have begun it: its events say so), with its place if it waits.
+    return toJobRecord({ ...created, waiting: place !== null }, place ?? undefined);
   }
 
   /** The owner's project (404), analysed (409), and a custom span that ends within the song (400, the field named). */
