@@ -112,4 +112,22 @@ describe('the line: each user has EXPORTS_PER_USER exports built at once', () =>
     await expect(slots.sweep()).resolves.toEqual({ freed: 1, owners: 1 });
     expect(queuedIds()).toEqual(['export-1', 'export-2', 'export-3']);
   });
+
+  it('sweeps on its own timer once the service is up, and stops with it', async () => {
+    const timed = new ExportSlots(board, exports, queue, { EXPORTS_PER_USER: 1, EXPORT_SLOT_SWEEP_MS: 20 });
+    const timedStarter = new StartExport(exports, timed, { EXPORT_TTL_MINUTES: 60 }, new FakeClock(0, 1), new SequentialIds('t'));
+    await timedStarter.start(toStart('u3'));
+    await expect(timedStarter.start(toStart('u3'))).resolves.toMatchObject({ queuePosition: 1 });
+    // t-1 ends without giving its slot back (its worker died): the timer's sweep starts t-2.
+    await exports.fail('u3', 't-1', 'Failed to export audio files');
+    timed.onApplicationBootstrap();
+    try {
+      const until = Date.now() + 2000;
+      while (!queuedIds().includes('t-2') && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(queuedIds()).toEqual(['t-1', 't-2']);
+    } finally {
+      await timed.onApplicationShutdown();
+    }
+  });
 });
+

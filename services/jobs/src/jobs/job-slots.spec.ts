@@ -139,4 +139,23 @@ describe('the line: each user runs JOBS_PER_USER jobs at once', () => {
     await slots.sweep();
     expect(queuedIds()).toEqual(['job-1', 'job-2', 'job-3']);
   });
+
+  it('sweeps on its own timer once the service is up, and stops with it', async () => {
+    const timed = new JobSlots(board, jobs, queue, events, { JOBS_PER_USER: 1, JOBS_SLOT_SWEEP_MS: 20 });
+    const media = new FakeMediaProjects();
+    media.add('u3', 'p1', fourStems('p1'));
+    const timedCreate = new CreateJobUseCase(media, jobs, timed, new FakeMasteringProvider(), new FakeEnhanceProvider(), new FakeVideoRenderer(), new FakeClock(0, 1), new SequentialIds('t'));
+    await timedCreate.execute('u3', mastering);
+    await expect(timedCreate.execute('u3', mastering)).resolves.toMatchObject({ queuePosition: 1 });
+    // t-1 ends without giving its slot back (its worker died): the timer's sweep starts t-2.
+    await jobs.complete('u3', 't-1', { outputs: [] });
+    timed.onApplicationBootstrap();
+    try {
+      const until = Date.now() + 2000;
+      while (!queuedIds().includes('t-2') && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(queuedIds()).toEqual(['t-1', 't-2']);
+    } finally {
+      await timed.onApplicationShutdown();
+    }
+  });
 });
