@@ -102,12 +102,16 @@ describe('OwnerJobSlots', () => {
     expect([...board.slots.values()].map((claim) => claim.jobId)).toEqual(['a2']);
   });
 
-  it('a job its queue refused gives its slot back to the next one', async () => {
-    const { jobs, slots } = setup(1);
+  it('a job its queue refused gives its slot back; the next ones wait for the sweep instead of failing in turn', async () => {
+    const { jobs, slots, board } = setup(1);
     jobs.failDispatch.add('a1');
     jobs.add('alice', 'a1');
     jobs.add('alice', 'a2');
     await slots.admit('alice', 'a1');
+    expect(jobs.dispatched).toEqual([]);
+    expect(board.slots.size).toBe(0);
+    expect(await jobs.waiting('alice')).toEqual(['a2']);
+    await slots.sweep();
     expect(jobs.dispatched).toEqual(['a2']);
   });
 

@@ -196,8 +196,11 @@ export class OwnerJobSlots {
       try {
         await this.jobs.dispatch(ownerId, jobId);
       } catch (error) {
+        // The queue is away: this job is failed by its store, and the next ones keep waiting (the sweep tries
+        // again) rather than each being failed in turn.
         this.warn(`${this.kind} job ${jobId} could not be handed to its queue: ${(error as Error).message}`);
         await this.board.freeSlot(slotId, jobId);
+        break;
       }
     }
     if (started === 0) return;

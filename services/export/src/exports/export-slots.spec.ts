@@ -90,18 +90,18 @@ describe('the line: each user has EXPORTS_PER_USER exports built at once', () =>
     expect(queuedIds()).toEqual(['export-1', 'export-2', 'export-5']);
   });
 
-  it('fails a waiting export whose turn came while the queue was away (its reader sees why); the next one goes on', async () => {
+  it('fails a waiting export whose turn came while the queue was away (its reader sees why); the next one keeps waiting for its turn', async () => {
     for (let i = 0; i < 4; i++) await starter.start(toStart('u1'));
     queue.failure = new Error('no JetStream');
     await exports.fail('u1', 'export-1', 'Failed to export audio files');
     await slots.release('u1', 'export-1');
     expect(exports.docs.get('export-3')).toMatchObject({ status: 'failed', error: NOT_QUEUED, waiting: false });
-    // Its slot was given back with it: export-4 took it and met the same queue.
-    expect(exports.docs.get('export-4')).toMatchObject({ status: 'failed', error: NOT_QUEUED });
+    // Its slot was given back with it, and export-4 was not sent into the same refusal: it still waits.
+    expect(exports.docs.get('export-4')).toMatchObject({ waiting: true });
     queue.failure = undefined;
     const next = await starter.start(toStart('u1'));
-    expect(next).not.toHaveProperty('queuePosition');
-    expect(queuedIds()).toEqual(['export-1', 'export-2', next.id]);
+    expect(next).toMatchObject({ queuePosition: 1 });
+    expect(queuedIds()).toEqual(['export-1', 'export-2', 'export-4']);
   });
 
   it('the sweep frees the slot of an export that ended without giving it back, and starts the next; a waiting export is never called stuck', async () => {
