@@ -3,7 +3,8 @@ import { BASE_URL, BASE_URL_2, CSRF } from '../support/env';
 import { incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, rawUpload, storage, upload, uploadSeparated } from '../support/media';
 import { signInExtraUser } from '../support/sessions';
 import { signIn, type SignedInAgent } from '../support/sign-in';
-import { RateWindowRepository } from '../../services/gateway/src/limits/rate-window.repository';
+import { connect } from 'nats';
+import { NatsRateWindows, RATE_WINDOWS_BUCKET, rateWindowKey } from '../../services/gateway/src/limits/rate-window.kv';
 
 const MB = 1024 ** 2;
 
@@ -143,29 +144,30 @@ describe('tenant limits: request and message rates', () => {
       body: JSON.stringify({ name: 42 }),
     });
 
-  it('lets no more than the limit through of 120 concurrent requests from two connections (two replicas), then later ones up to exactly the limit, and cleans up older windows', async () => {
-    const [one, two] = await Promise.all([0, 1].map(() => mongoose.createConnection(process.env.MONGODB_URI!).asPromise()));
+  it('lets exactly the limit through of 120 concurrent requests from two connections (two replicas), and a full window records nothing more', async () => {
+    const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:14222';
+    const [a, b] = [new NatsRateWindows({ NATS_URL: natsUrl }), new NatsRateWindows({ NATS_URL: natsUrl })];
+    const nats = await connect({ servers: natsUrl });
     try {
-      const [a, b] = [new RateWindowRepository(one!), new RateWindowRepository(two!)];
       const key = `test:${Date.now()}`;
       const burst = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 ? a : b).hit(key, 60_000, 100)));
-      // Never more than the limit let through (a request counts itself and every one recorded before it;
-      // requests recorded at the same moment may count each other and be refused, leaving their room).
-      const passed = burst.filter((n) => n <= 100).length;
-      expect(passed).toBeLessThanOrEqual(100);
-      // The room they left is taken by later requests, up to exactly the limit.
-      const later: number[] = [];
-      for (let i = 0; i < 120 - passed; i++) later.push(await (i % 2 ? a : b).hit(key, 60_000, 100));
-      expect(passed + later.filter((n) => n <= 100).length).toBe(100);
-      expect(await one!.collection('rate_hits').countDocuments({ key })).toBe(100);
-      // Once full, a window answers without recording: a flood adds no documents.
-      await Promise.all(Array.from({ length: 50 }, () => a.hit(key, 60_000, 100)));
-      expect(await one!.collection('rate_hits').countDocuments({ key })).toBe(100);
-      // This replica's first request of the next window removes the key's older one.
-      expect(await a.hit(key, 120_000, 100)).toBe(1);
-      expect(await one!.collection('rate_hits').countDocuments({ key })).toBe(1);
+      // Compare-and-set on one shared count: every request is counted once, so exactly the limit pass.
+      expect(burst.filter((n) => n <= 100).sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      expect(burst.filter((n) => n > 100)).toEqual(Array(20).fill(101));
+      const bucket = await nats.jetstream().views.kv(RATE_WINDOWS_BUCKET);
+      const stored = async () => {
+        const entry = await bucket.get(rateWindowKey(key, 60_000));
+        return { value: entry ? new TextDecoder().decode(entry.value) : null, revision: entry?.revision };
+      };
+      const full = await stored();
+      expect(full.value).toBe('100');
+      // Once full, a window answers from its count: a flood writes nothing.
+      expect(await Promise.all(Array.from({ length: 50 }, () => a.hit(key, 60_000, 100)))).toEqual(Array(50).fill(101));
+      expect(await stored()).toEqual(full);
+      // The next window starts from one.
+      expect(await b.hit(key, 120_000, 100)).toBe(1);
     } finally {
-      await Promise.all([one!.close(), two!.close()]);
+      await Promise.all([a.onApplicationShutdown(), b.onApplicationShutdown(), nats.drain()]);
     }
   });
 

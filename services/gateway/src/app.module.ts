@@ -39,7 +39,7 @@ import { createSessionMiddleware, SESSION_MIDDLEWARE } from './session/session.m
 import { UserRepository } from './users/user.repository';
 import { MeController } from './users/me.controller';
 import { GetStorageUsageUseCase } from './limits/get-storage-usage.usecase';
-import { RateWindowRepository } from './limits/rate-window.repository';
+import { NatsRateWindows } from './limits/rate-window.kv';
 import { RequestRateGuard } from './limits/request-rate.guard';
 
 @Module({})
@@ -72,7 +72,7 @@ export class AppModule {
           useFactory: (connection: Connection) => createSessionMiddleware(config, connection),
         },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
-        RateWindowRepository,
+        NatsRateWindows,
         { provide: APP_GUARD, useClass: RequestRateGuard },
         OidcAdapter,
         UserRepository,

@@ -3,7 +3,7 @@ import { CLOCK, type Clock } from '@stemdeck/platform';
 import type { Request, Response } from 'express';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import { DomainError } from '../errors/domain-error';
-import { RateWindowRepository } from './rate-window.repository';
+import { NatsRateWindows } from './rate-window.kv';
 import { RATE_LIMITED_MESSAGE, RequestRateLimiter, type RateWindowStore } from './request-rate.limiter';
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -12,7 +12,7 @@ const WINDOW_MS = 60_000;
 /**
  * Mutating /api requests are limited per signed-in user (per client address when signed out): over the
  * limit in a minute, 429 with Retry-After and plain words. Reads are never limited. When the shared count
- * cannot be read the request goes through (logged): a database hiccup must not refuse every change.
+ * cannot be read the request goes through (logged): a NATS hiccup must not refuse every change.
  */
 @Injectable()
 export class RequestRateGuard implements CanActivate {
@@ -20,7 +20,7 @@ export class RequestRateGuard implements CanActivate {
   private readonly limiter: RequestRateLimiter;
 
   constructor(
-    @Inject(RateWindowRepository) store: RateWindowStore,
+    @Inject(NatsRateWindows) store: RateWindowStore,
     @Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'RATE_LIMIT_REQUESTS_PER_MINUTE'>,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {

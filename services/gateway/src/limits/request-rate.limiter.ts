@@ -1,4 +1,4 @@
-/** Where the counts of a window live, shared by every gateway replica (the database). */
+/** Where the counts of a window live, shared by every gateway replica (a NATS KV bucket). */
 export interface RateWindowStore {
   /**
    * Counts one more request of `key` in the window starting at `windowStart` (ms) and answers its number in

@@ -1,5 +1,5 @@
 import MongoStore from 'connect-mongo';
-import { sessionStoreOptions } from './session.middleware';
+import { SESSION_TOUCH_AFTER_SECONDS, sessionStoreOptions } from './session.middleware';
 
 type Call = { method: string; options: { writeConcern?: { w?: unknown } } | undefined };
 
@@ -45,5 +45,18 @@ describe('session store options', () => {
     await new Promise<void>((resolve, reject) => store.destroy('sid-1', (e: unknown) => (e ? reject(e) : resolve())));
     expect(calls.map((c) => c.method)).toEqual(['updateOne', 'updateOne', 'deleteOne']);
     for (const call of calls) expect({ method: call.method, acknowledged: acknowledged(call) }).toEqual({ method: call.method, acknowledged: true });
+  });
+
+  it('writes an unchanged session back at most once a minute, not on every request', async () => {
+    const calls: Call[] = [];
+    const store = MongoStore.create(sessionStoreOptions(3600, recordingClient(calls)));
+    const touch = (lastModified: Date) =>
+      new Promise<void>((resolve, reject) =>
+        store.touch('sid-1', { cookie: { maxAge: 3600_000, originalMaxAge: 3600_000 }, lastModified } as never, (e: unknown) => (e ? reject(e) : resolve())),
+      );
+    await touch(new Date(Date.now() - 10_000));
+    expect(calls).toEqual([]);
+    await touch(new Date(Date.now() - (SESSION_TOUCH_AFTER_SECONDS + 1) * 1000));
+    expect(calls.map((c) => c.method)).toEqual(['updateOne']);
   });
 });

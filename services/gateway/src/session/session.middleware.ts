@@ -8,6 +8,8 @@ import './session-user';
 
 export const SESSION_MIDDLEWARE = Symbol('SESSION_MIDDLEWARE');
 export const SESSION_COOKIE = 'stemdeck.sid';
+/** The least time between two writes of an unchanged session's expiry. */
+export const SESSION_TOUCH_AFTER_SECONDS = 60;
 
 /**
  * Server-side sessions in the database, so any gateway replica serves any request. The browser holds
@@ -42,5 +44,8 @@ export function sessionStoreOptions(ttlSeconds: number, client: unknown): StoreO
     autoRemove: 'disabled',
     writeOperationOptions: ACKNOWLEDGED,
     stringify: false,
+    // A session read on every request is written back at most once a minute (its expiry moves by the week,
+    // so a minute is nothing), not on every request: each write is a query the database has to run.
+    touchAfter: SESSION_TOUCH_AFTER_SECONDS,
   };
 }
