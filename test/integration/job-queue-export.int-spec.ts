@@ -86,4 +86,9 @@ describe('tenant limits: concurrent exports per user', () => {
       expect(record.queuePosition).toBeUndefined();
     }
   }, 240_000);
+
+  it("answers 404 for the exports list of someone else's project", async () => {
+    const stranger = await signInExtraUser('export-line-stranger', 'Export', 'Stranger');
+    expect((await stranger.fetch(`/api/projects/${projectId}/exports`)).status).toBe(404);
+  });
 });

@@ -34,7 +34,10 @@ describe('the line: each user has EXPORTS_PER_USER exports built at once', () =>
     // Each export a millisecond after the one before: the line is by creation time.
     const clock = new FakeClock(0, 1);
     starter = new StartExport(exports, slots, { EXPORT_TTL_MINUTES: 60 }, clock, new SequentialIds('export'));
-    queries = new ExportQueries(exports, new FakePeers(), new FakePeers(), clock);
+    const peers = new FakePeers();
+    peers.add('u1', { id: 'p1' });
+    peers.add('u2', { id: 'p1' });
+    queries = new ExportQueries(exports, peers, peers, clock);
   });
 
   it('builds the first two at once; the rest are accepted, processing, with places 1..n, and nothing queued for them', async () => {
@@ -68,7 +71,9 @@ describe('the line: each user has EXPORTS_PER_USER exports built at once', () =>
       ['export-3', undefined],
       ['export-4', 1],
     ]);
-    expect(await queries.running('u2', 'elsewhere')).toEqual([]);
+    // u2's own project of that id has none of u1's; a project that is not theirs is 404.
+    expect(await queries.running('u2', 'p1')).toHaveLength(1);
+    await expect(queries.running('u2', 'elsewhere')).rejects.toMatchObject({ status: 404 });
   });
 
   it('hands a released slot to the oldest waiting export; the one behind it reads its new place', async () => {

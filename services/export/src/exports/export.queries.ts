@@ -32,9 +32,10 @@ export class ExportQueries {
   /**
    * The owner's exports of the project still being built or waiting their turn, oldest first, each waiting one
    * with its place in the owner's line (the export panels show it while their request waits for its file).
-   * Another user's project has none of the owner's exports: an empty list.
+   * Another user's project (or a missing one) is 404.
    */
   async running(ownerId: string, projectId: string): Promise<ExportRecord[]> {
+    if (!(await this.projects.project(ownerId, projectId))) throw new ExportRefused(404, PROJECT_NOT_FOUND);
     const docs = await this.exports.listProcessing(ownerId, projectId);
     const line = docs.some((doc) => doc.waiting) ? await this.exports.waitingIds(ownerId) : [];
     return docs.map((doc) => toExportRecord(doc, line.indexOf(doc._id) + 1 || undefined));
