@@ -197,8 +197,16 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     // It lit as another's hit, then went out by itself.
     await rival.locator('[data-testid="collab-pad-kick"][data-state="idle"]').waitFor({ timeout: 2_000 });
     expect(await padStatesSeen(rival)).toEqual(['remote', 'idle']);
-    const kickPeak = await waitForPeakAbove(rival, 0.01, 5_000);
-    console.log(`rival's output peak after demo's Kick: ${kickPeak.toFixed(3)}`);
+    // The meter reads the master bus every 100 ms; on a loaded machine a short hit can fall between two reads
+    // (or wait past its resume allowance and be dropped): demo hits again, three hits at most, and says how many.
+    let kickPeak = await waitForPeakAbove(rival, 0.01, 5_000);
+    let hits = 1;
+    for (; kickPeak <= 0.01 && hits < 3; hits++) {
+      await demo.getByTestId('collab-pad-kick').click();
+      await rival.locator(`[data-testid="collab-pad-kick"][data-remote-hits="${hits + 1}"]`).waitFor({ timeout: 10_000 });
+      kickPeak = await waitForPeakAbove(rival, 0.01, 5_000);
+    }
+    console.log(`rival's output peak after demo's Kick: ${kickPeak.toFixed(3)} (heard at hit ${hits} of 3)`);
     expect(kickPeak).toBeGreaterThan(0.01);
 
     // Chat both ways, as text.

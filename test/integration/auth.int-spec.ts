@@ -1,5 +1,5 @@
 import mongoose from 'mongoose';
-import { BASE_URL, KEYCLOAK_URL } from '../support/env';
+import { BASE_URL, BASE_URL_2, KEYCLOAK_URL } from '../support/env';
 import { signIn } from '../support/sign-in';
 
 const sessionIdOf = (cookie: string) => {
@@ -78,5 +78,29 @@ describe('sign-in through Keycloak (OIDC code flow + PKCE)', () => {
     expect(endSession.searchParams.get('id_token_hint')).toBeTruthy();
     expect(await connection.collection('sessions').findOne({ _id: sessionId as never })).toBeNull();
     expect((await agent.fetch('/api/auth/user')).status).toBe(401);
+  });
+
+  it('a sign-out on one replica ends the session on the other at once (it had a copy of the session)', async () => {
+    const agent = await signIn('demo', 'demo');
+    const onReplica2 = () => fetch(`${BASE_URL_2}/api/auth/user`, { headers: { cookie: agent.cookie } });
+    // Replica 2 reads the session and keeps a copy for a few seconds.
+    expect((await onReplica2()).status).toBe(200);
+    expect((await onReplica2()).status).toBe(200);
+    expect((await agent.fetch('/api/logout')).status).toBe(302);
+    // Told over NATS by replica 1, replica 2 drops its copy: not answered signed in for the copy's lifetime.
+    const started = Date.now();
+    let status = (await onReplica2()).status;
+    while (status === 200 && Date.now() - started < 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      status = (await onReplica2()).status;
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('a sign-in finished on the other replica is seen there (a session in the middle of a sign-in is never copied)', async () => {
+    // signIn follows the provider's redirect back to BASE_URL; the session is then used on replica 2 at once.
+    const agent = await signIn('demo', 'demo');
+    expect((await fetch(`${BASE_URL_2}/api/auth/user`, { headers: { cookie: agent.cookie } })).status).toBe(200);
   });
 });

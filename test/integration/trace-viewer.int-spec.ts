@@ -34,7 +34,9 @@ async function traceFromViewer(traceId: string, complete: (spans: ZipkinSpan[]) 
     if (complete(spans)) return spans;
     if (Date.now() > deadline) {
       const seen = [...new Set(spans.map((s) => `${s.localEndpoint.serviceName}: ${s.name}`))].sort();
-      throw new Error(`trace ${traceId} incomplete in the viewer (last answer ${lastStatus}); spans seen:\n${seen.join('\n')}`);
+      const ids = new Set(spans.map((s) => s.id));
+      const orphans = spans.filter((s) => s.parentId && !ids.has(s.parentId)).map((s) => `${s.localEndpoint.serviceName}: ${s.name} (parent ${s.parentId})`);
+      throw new Error(`trace ${traceId} incomplete in the viewer (last answer ${lastStatus}); spans seen:\n${seen.join('\n')}\nspans whose parent is not in it:\n${orphans.join('\n')}`);
     }
     await sleep(500);
   }
@@ -74,7 +76,13 @@ describe('the trace viewer', () => {
     // The gateway relays the ready event last: the trace is complete once that relay's span is in.
     const relayedReady = (spans: ZipkinSpan[]) =>
       named(spans, GATEWAY, 'stemdeck.media.events.> process').find((s) => s.tags?.['stemdeck.event.type'] === 'stems_ready');
-    const spans = await traceFromViewer(traceId, (found) => Boolean(relayedReady(found)) && named(found, MEDIA, 'media.analysis').length > 0);
+    // Spans reach the viewer in batches from five processes, a parent often after its children (it ends
+    // later): the trace is read again until every span's parent is in it too (or it times out, naming them).
+    const parentsIn = (found: ZipkinSpan[]) => {
+      const ids = new Set(found.map((s) => s.id));
+      return found.every((s) => s.parentId === callerSpanId || ids.has(s.parentId ?? '(none)'));
+    };
+    const spans = await traceFromViewer(traceId, (found) => Boolean(relayedReady(found)) && named(found, MEDIA, 'media.analysis').length > 0 && parentsIn(found));
     const byId = new Map(spans.map((s) => [s.id, s]));
 
     // Every span hangs off another span of this trace, except the gateway's first, whose parent is this test.

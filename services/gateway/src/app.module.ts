@@ -35,6 +35,7 @@ import { UploadController } from './uploads/upload.controller';
 import { NatsModule } from './nats/nats.module';
 import { ExpiredSessionSweep } from './session/expired-session-sweep';
 import { SessionStoreRepository } from './session/session-store.repository';
+import { SessionChanges } from './session/session-changes';
 import { createSessionMiddleware, SESSION_MIDDLEWARE } from './session/session.middleware';
 import { UserRepository } from './users/user.repository';
 import { MeController } from './users/me.controller';
@@ -66,10 +67,14 @@ export class AppModule {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        SessionChanges,
         {
           provide: SESSION_MIDDLEWARE,
-          inject: [getConnectionToken()],
-          useFactory: (connection: Connection) => createSessionMiddleware(config, connection),
+          inject: [getConnectionToken(), SessionChanges],
+          useFactory: async (connection: Connection, changes: SessionChanges) => {
+            await changes.connect();
+            return createSessionMiddleware(config, connection, changes);
+          },
         },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         NatsRateWindows,

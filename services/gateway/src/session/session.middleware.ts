@@ -4,18 +4,21 @@ import session from 'express-session';
 import type { Connection } from 'mongoose';
 import type { GatewayConfig } from '../config';
 import { ACKNOWLEDGED, SESSIONS_COLLECTION } from './session-store.repository';
+import { CachedSessionStore, SESSION_TOUCH_AFTER_SECONDS } from './cached-session-store';
+
+export { SESSION_TOUCH_AFTER_SECONDS };
+import type { SessionChanges } from './session-changes';
 import './session-user';
 
 export const SESSION_MIDDLEWARE = Symbol('SESSION_MIDDLEWARE');
 export const SESSION_COOKIE = 'stemdeck.sid';
-/** The least time between two writes of an unchanged session's expiry. */
-export const SESSION_TOUCH_AFTER_SECONDS = 60;
 
 /**
- * Server-side sessions in the database, so any gateway replica serves any request. The browser holds
- * only an opaque, signed, HttpOnly cookie.
+ * Server-side sessions in the database, so any gateway replica serves any request (each replica keeps a
+ * copy of a signed-in session for a few seconds, see CachedSessionStore). The browser holds only an opaque,
+ * signed, HttpOnly cookie.
  */
-export function createSessionMiddleware(config: GatewayConfig, connection: Connection): RequestHandler {
+export function createSessionMiddleware(config: GatewayConfig, connection: Connection, changes?: Pick<SessionChanges, 'announce' | 'onChanged'>): RequestHandler {
   const ttlSeconds = config.SESSION_TTL_HOURS * 3600;
   return session({
     name: SESSION_COOKIE,
@@ -25,8 +28,16 @@ export function createSessionMiddleware(config: GatewayConfig, connection: Conne
     rolling: true,
     proxy: config.TRUST_PROXY,
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, maxAge: ttlSeconds * 1000, path: '/' },
-    store: MongoStore.create(sessionStoreOptions(ttlSeconds, connection.getClient())),
+    store: withCopies(MongoStore.create(sessionStoreOptions(ttlSeconds, connection.getClient())), changes),
   });
+}
+
+/** The database store behind this replica's short-lived copies of signed-in sessions (none without `changes`). */
+function withCopies(store: MongoStore, changes: Pick<SessionChanges, 'announce' | 'onChanged'> | undefined) {
+  if (!changes) return store;
+  const cached = new CachedSessionStore(store, (key) => changes.announce(key));
+  changes.onChanged((key) => cached.forget(key));
+  return cached;
 }
 
 type StoreOptions = Parameters<typeof MongoStore.create>[0];
