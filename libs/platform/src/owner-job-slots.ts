@@ -291,3 +291,44 @@ export abstract class ServiceJobSlots implements SlotsPort, WaitingJobs, OnAppli
   /** Tells the owner that a waiting job now stands at `position` (an event to their sockets). */
   protected abstract tellPlace(ownerId: string, jobId: string, position: number): Promise<void>;
 }
+
+/** What a stored job needs for its place in line. */
+export interface LineEntry {
+  _id: string;
+  ownerId: string;
+  waiting?: boolean;
+  createdAt: Date;
+}
+
+/**
+ * The waiting line over jobs held in memory (the services' in-memory stores for unit specs): waiting =
+ * `waiting` set and still `active` (not finished or cancelled), oldest first.
+ */
+export class MemoryWaitingLine<Entry extends LineEntry> {
+  constructor(
+    private readonly entries: () => Iterable<Entry>,
+    private readonly active: (entry: Entry) => boolean,
+  ) {}
+
+  private waitingEntries(): Entry[] {
+    return [...this.entries()].filter((entry) => entry.waiting === true && this.active(entry));
+  }
+
+  async waitingIds(ownerId: string): Promise<string[]> {
+    return this.waitingEntries()
+      .filter((entry) => entry.ownerId === ownerId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id))
+      .map((entry) => entry._id);
+  }
+
+  async ownersWaiting(): Promise<string[]> {
+    return [...new Set(this.waitingEntries().map((entry) => entry.ownerId))];
+  }
+
+  async leaveWaiting(ownerId: string, id: string): Promise<boolean> {
+    const entry = this.waitingEntries().find((candidate) => candidate._id === id && candidate.ownerId === ownerId);
+    if (!entry) return false;
+    entry.waiting = false;
+    return true;
+  }
+}

@@ -1,3 +1,4 @@
+import { MemoryWaitingLine } from '@stemdeck/platform';
 import type { JobDocument } from '../jobs/job.schema';
 import { completed, failed } from '../jobs/job-changes';
 import type { JobResult, JobStore, NewJob } from '../jobs/jobs.ports';
@@ -61,23 +62,10 @@ export class InMemoryJobs implements JobStore {
     for (const [id, doc] of this.docs) if (doc.ownerId === ownerId && doc.projectId === projectId) this.docs.delete(id);
   }
 
-  async waitingIds(ownerId: string): Promise<string[]> {
-    return [...this.docs.values()]
-      .filter((doc) => doc.ownerId === ownerId && doc.waiting && doc.status === 'processing')
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id))
-      .map((doc) => doc._id);
-  }
-
-  async ownersWaiting(): Promise<string[]> {
-    return [...new Set([...this.docs.values()].filter((doc) => doc.waiting && doc.status === 'processing').map((doc) => doc.ownerId))];
-  }
-
-  async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
-    const doc = this.docs.get(jobId);
-    if (!doc || doc.ownerId !== ownerId || !doc.waiting || doc.status !== 'processing') return false;
-    doc.waiting = false;
-    return true;
-  }
+  private readonly line = new MemoryWaitingLine(() => this.docs.values(), (doc) => doc.status === 'processing');
+  readonly waitingIds = (ownerId: string) => this.line.waitingIds(ownerId);
+  readonly ownersWaiting = () => this.line.ownersWaiting();
+  readonly leaveWaiting = (ownerId: string, jobId: string) => this.line.leaveWaiting(ownerId, jobId);
 
   private async whileProcessing(ownerId: string, jobId: string, changes: Partial<JobDocument>): Promise<JobDocument | null> {
     const doc = this.docs.get(jobId);

@@ -1,3 +1,4 @@
+import { MemoryWaitingLine } from '@stemdeck/platform';
 import type { EngineName } from '@stemdeck/proto';
 import type { SeparationJobDocument } from '../separation/separation-job.schema';
 import type { SeparationJobs } from '../separation/separation.ports';
@@ -19,23 +20,10 @@ export class InMemorySeparationJobs implements SeparationJobs {
     return { ...this.add({ ...job, waiting: true }) };
   }
 
-  async waitingIds(ownerId: string): Promise<string[]> {
-    return [...this.stored.values()]
-      .filter((job) => job.ownerId === ownerId && job.waiting && job.status === 'queued')
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
-      .map((job) => job._id);
-  }
-
-  async ownersWaiting(): Promise<string[]> {
-    return [...new Set([...this.stored.values()].filter((job) => job.waiting && job.status === 'queued').map((job) => job.ownerId))];
-  }
-
-  async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
-    const job = this.owned(ownerId, jobId);
-    if (!job?.waiting) return false;
-    job.waiting = false;
-    return true;
-  }
+  private readonly line = new MemoryWaitingLine(() => this.stored.values(), (job) => job.status === 'queued');
+  readonly waitingIds = (ownerId: string) => this.line.waitingIds(ownerId);
+  readonly ownersWaiting = () => this.line.ownersWaiting();
+  readonly leaveWaiting = (ownerId: string, jobId: string) => this.line.leaveWaiting(ownerId, jobId);
 
   async findOwned(ownerId: string, jobId: string): Promise<SeparationJobDocument | null> {
     const job = this.stored.get(jobId);

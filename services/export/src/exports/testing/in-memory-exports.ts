@@ -1,3 +1,4 @@
+import { MemoryWaitingLine } from '@stemdeck/platform';
 import type { ExportDocument } from '../export.schema';
 import type { ExportResult, ExportStore, NewExport } from '../exports.ports';
 
@@ -96,23 +97,10 @@ export class InMemoryExports implements ExportStore {
     for (const [id, doc] of this.docs) if (doc.ownerId === ownerId && doc.projectId === projectId) this.docs.delete(id);
   }
 
-  async waitingIds(ownerId: string): Promise<string[]> {
-    return [...this.docs.values()]
-      .filter((doc) => doc.ownerId === ownerId && doc.waiting && doc.status === 'processing')
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a._id.localeCompare(b._id))
-      .map((doc) => doc._id);
-  }
-
-  async ownersWaiting(): Promise<string[]> {
-    return [...new Set([...this.docs.values()].filter((doc) => doc.waiting && doc.status === 'processing').map((doc) => doc.ownerId))];
-  }
-
-  async leaveWaiting(ownerId: string, exportId: string): Promise<boolean> {
-    const doc = this.docs.get(exportId);
-    if (!doc || doc.ownerId !== ownerId || !doc.waiting || doc.status !== 'processing') return false;
-    doc.waiting = false;
-    return true;
-  }
+  private readonly line = new MemoryWaitingLine(() => this.docs.values(), (doc) => doc.status === 'processing');
+  readonly waitingIds = (ownerId: string) => this.line.waitingIds(ownerId);
+  readonly ownersWaiting = () => this.line.ownersWaiting();
+  readonly leaveWaiting = (ownerId: string, exportId: string) => this.line.leaveWaiting(ownerId, exportId);
 
   private async whileProcessing(ownerId: string, exportId: string, changes: Partial<ExportDocument>): Promise<ExportDocument | null> {
     const doc = this.docs.get(exportId);
