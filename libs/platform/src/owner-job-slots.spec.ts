@@ -1,4 +1,4 @@
-import { MemorySlotBoard, OwnerJobSlots, type WaitingJobs } from './owner-job-slots';
+import { MemorySlotBoard, OwnerJobSlots, STALE_CLAIM_MS, type WaitingJobs } from './owner-job-slots';
 
 /** Jobs in memory: waiting in creation order, running once dispatched, finished when told. */
 class MemoryJobs implements WaitingJobs {
@@ -113,6 +113,20 @@ describe('OwnerJobSlots', () => {
     expect(await jobs.waiting('alice')).toEqual(['a2']);
     await slots.sweep();
     expect(jobs.dispatched).toEqual(['a2']);
+  });
+
+  it('a job whose claim was left behind (its start failed) takes its own slot up again instead of blocking the line', async () => {
+    const { jobs, slots, board } = setup(1);
+    jobs.add('alice', 'a1');
+    jobs.add('alice', 'a2');
+    // a1's slot was claimed, then taking it out of waiting failed (the database away): a1 still waits.
+    await board.claim('separation:alice:0', { kind: 'separation', ownerId: 'alice', jobId: 'a1' });
+    // A fresh claim may be a start under way elsewhere: left alone; once stale, freed and a1 started.
+    expect(await slots.sweep()).toEqual({ freed: 0, owners: 1 });
+    expect(jobs.dispatched).toEqual([]);
+    expect(await slots.sweep(Date.now() + STALE_CLAIM_MS)).toEqual({ freed: 1, owners: 1 });
+    expect(jobs.dispatched).toEqual(['a1']);
+    expect(await slots.positions('alice')).toEqual(new Map([['a2', 1]]));
   });
 
   it('admissions at the same moment never exceed the limit', async () => {

@@ -36,7 +36,7 @@ export interface SlotBoard {
   free(kind: string, jobId: string): Promise<void>;
   /** Frees one slot (only while this job holds it). */
   freeSlot(slotId: string, jobId: string): Promise<void>;
-  held(kind: string): Promise<Array<SlotClaim & { slotId: string }>>;
+  held(kind: string): Promise<Array<SlotClaim & { slotId: string; claimedAt: Date }>>;
 }
 
 export interface SlotClaim {
@@ -46,6 +46,8 @@ export interface SlotClaim {
 }
 
 const DUPLICATE_KEY = 11000;
+/** A claim this old whose job still waits was never followed by the job's start. */
+export const STALE_CLAIM_MS = 60_000;
 
 /** The slots as documents of the `job_slots` collection (their `_id` is the slot). */
 export class DatabaseSlotBoard implements SlotBoard {
@@ -73,19 +75,19 @@ export class DatabaseSlotBoard implements SlotBoard {
     await this.slots.deleteOne({ _id: slotId, jobId });
   }
 
-  async held(kind: string): Promise<Array<SlotClaim & { slotId: string }>> {
+  async held(kind: string): Promise<Array<SlotClaim & { slotId: string; claimedAt: Date }>> {
     const docs = await this.slots.find({ kind }).toArray();
-    return docs.map(({ _id, kind: k, ownerId, jobId }) => ({ slotId: _id, kind: k, ownerId, jobId }));
+    return docs.map(({ _id, kind: k, ownerId, jobId, claimedAt }) => ({ slotId: _id, kind: k, ownerId, jobId, claimedAt }));
   }
 }
 
 /** The slots in this process's memory: for unit specs (a real deployment shares the database's). */
 export class MemorySlotBoard implements SlotBoard {
-  readonly slots = new Map<string, SlotClaim>();
+  readonly slots = new Map<string, SlotClaim & { claimedAt: Date }>();
 
   async claim(slotId: string, claim: SlotClaim): Promise<boolean> {
     if (this.slots.has(slotId)) return false;
-    this.slots.set(slotId, claim);
+    this.slots.set(slotId, { ...claim, claimedAt: new Date() });
     return true;
   }
 
@@ -97,7 +99,7 @@ export class MemorySlotBoard implements SlotBoard {
     if (this.slots.get(slotId)?.jobId === jobId) this.slots.delete(slotId);
   }
 
-  async held(kind: string): Promise<Array<SlotClaim & { slotId: string }>> {
+  async held(kind: string): Promise<Array<SlotClaim & { slotId: string; claimedAt: Date }>> {
     return [...this.slots].filter(([, claim]) => claim.kind === kind).map(([slotId, claim]) => ({ slotId, ...claim }));
   }
 }
@@ -138,13 +140,21 @@ export class OwnerJobSlots {
   }
 
   /**
-   * Repairs what a crash left: slots whose job no longer holds them are freed, and every owner with
-   * waiting jobs gets their free slots filled. Run on a timer.
+   * Repairs what a crash left: slots whose job no longer holds them are freed, and so are claims older than
+   * STALE_CLAIM_MS whose job still waits (its start never happened: the process died, or its database write
+   * failed, between the claim and the start); then every owner with waiting jobs gets their free slots
+   * filled. Run on a timer.
    */
-  async sweep(): Promise<{ freed: number; owners: number }> {
+  async sweep(now: number = Date.now()): Promise<{ freed: number; owners: number }> {
     let freed = 0;
+    const lines = new Map<string, Promise<string[]>>();
+    const stillWaiting = (ownerId: string, jobId: string) => {
+      if (!lines.has(ownerId)) lines.set(ownerId, this.jobs.waiting(ownerId));
+      return lines.get(ownerId)!.then((line) => line.includes(jobId));
+    };
     for (const slot of await this.board.held(this.kind)) {
-      if (await this.jobs.holdsSlot(slot.ownerId, slot.jobId)) continue;
+      const stale = now - new Date(slot.claimedAt).getTime() >= STALE_CLAIM_MS;
+      if ((await this.jobs.holdsSlot(slot.ownerId, slot.jobId)) && !(stale && (await stillWaiting(slot.ownerId, slot.jobId)))) continue;
       await this.board.freeSlot(slot.slotId, slot.jobId);
       freed += 1;
     }

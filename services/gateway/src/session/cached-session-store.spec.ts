@@ -67,6 +67,36 @@ describe('CachedSessionStore', () => {
     expect(inner.reads).toBe(3);
   });
 
+  it('does not keep a read that a sign-out overtook (here or announced by the other replica)', async () => {
+    for (const overtake of ['destroy here', 'announced'] as const) {
+      const inner = new MemoryStore();
+      let release: () => void = () => undefined;
+      // A database read that answers only when told to, with the session as it was when asked.
+      const slow = Object.assign(Object.create(inner) as MemoryStore, {
+        get(sid: string, callback: (error: unknown, session?: SessionData | null) => void) {
+          inner.get(sid, (error, session) => {
+            release = () => callback(error, session);
+          });
+        },
+      });
+      const store = new CachedSessionStore(slow, () => undefined);
+      await call<void>((done) => inner.set('sid-7', signedIn, (error) => done(error)));
+      const pending = call<SessionData | null>((done) => store.get('sid-7', done));
+      if (overtake === 'destroy here') await call<void>((done) => store.destroy('sid-7', (error) => done(error)));
+      else {
+        await call<void>((done) => inner.destroy('sid-7', (error) => done(error)));
+        store.forget(sessionKey('sid-7'));
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      release();
+      expect(await pending).toMatchObject({ user: { id: 'u1' } }); // the request already under way saw it
+      const next = call<SessionData | null>((done) => store.get('sid-7', done));
+      await new Promise((resolve) => setImmediate(resolve));
+      release();
+      expect(await next).toBeFalsy();
+    }
+  });
+
   it("another replica's change drops this replica's copy at once", async () => {
     const { inner, store, get, put } = setUp();
     await put('sid-4', signedIn);

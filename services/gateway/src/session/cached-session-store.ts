@@ -22,6 +22,8 @@ export const sessionKey = (sid: string): string => createHash('sha256').update(s
  */
 export class CachedSessionStore extends Store {
   private readonly copies = new Map<string, { session: SessionData; until: number }>();
+  /** Counts every change seen here or announced: a read that a change overtook is not kept as a copy. */
+  private changes = 0;
 
   constructor(
     private readonly inner: Store,
@@ -34,6 +36,7 @@ export class CachedSessionStore extends Store {
 
   /** Another replica changed or ended this session: the next request reads it from the database. */
   forget(key: string): void {
+    this.changes++;
     this.copies.delete(key);
   }
 
@@ -41,15 +44,18 @@ export class CachedSessionStore extends Store {
     const key = sessionKey(sid);
     const copy = this.copies.get(key);
     if (copy && copy.until > this.now()) return callback(null, structuredClone(copy.session));
+    const changesBefore = this.changes;
     this.inner.get(sid, (error, session) => {
       if (error) return callback(error);
-      if (session && (session as { user?: unknown }).user) this.remember(key, session);
+      // Kept only if no session changed meanwhile (it may have been this one: signed out while being read).
+      if (session && (session as { user?: unknown }).user && this.changes === changesBefore) this.remember(key, session);
       else this.copies.delete(key);
       callback(null, session);
     });
   }
 
   set(sid: string, session: SessionData, callback?: (error?: unknown) => void): void {
+    this.changes++;
     this.copies.delete(sessionKey(sid));
     this.inner.set(sid, session, (error) => {
       this.changed(sid);
@@ -58,6 +64,7 @@ export class CachedSessionStore extends Store {
   }
 
   destroy(sid: string, callback?: (error?: unknown) => void): void {
+    this.changes++;
     this.copies.delete(sessionKey(sid));
     this.inner.destroy(sid, (error) => {
       this.changed(sid);
@@ -84,6 +91,7 @@ export class CachedSessionStore extends Store {
 
   /** Written (or failed to be): dropped here again (a read meanwhile may have copied the old one), and announced. */
   private changed(sid: string): void {
+    this.changes++;
     const key = sessionKey(sid);
     this.copies.delete(key);
     this.announce(key);

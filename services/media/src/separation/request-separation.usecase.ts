@@ -4,7 +4,7 @@ import type { RequestSeparationRequest, SeparationJob } from '@stemdeck/proto';
 import { PROJECT_NOT_FOUND } from '../projects/project.repository';
 import { toStem } from '../stems/stem.repository';
 import { toSeparationJob } from './separation-job.repository';
-import { SEPARATION_SLOTS, type SeparationSlotsPort } from './separation-slots';
+import { NOT_QUEUED_REASON, SEPARATION_SLOTS, type SeparationSlotsPort } from './separation-slots';
 import {
   SEPARATION_ENGINES,
   SEPARATION_EVENTS,
@@ -55,7 +55,8 @@ export class RequestSeparationUseCase {
     const created = await this.jobs.create({ _id: this.ids.randomUUID(), ownerId, projectId, engine });
     const place = await this.slots.admit(ownerId, created._id);
     // Its slot was free but the work queue refused it (NATS away): the job is failed, the request answers 503.
-    if ((await this.jobs.findOwned(ownerId, created._id))?.status === 'failed') throw new RpcFailure(503, SERVICE_UNAVAILABLE);
+    // (A job a worker has already taken and failed is not this: its own failure reaches the owner as an event.)
+    if (place === null && (await this.jobs.findOwned(ownerId, created._id))?.error === NOT_QUEUED_REASON) throw new RpcFailure(503, SERVICE_UNAVAILABLE);
     // Answered as queued (a worker may already have begun it: its events say so), with its place if it waits.
     return toSeparationJob({ ...created, waiting: place !== null }, place ?? undefined);
   }

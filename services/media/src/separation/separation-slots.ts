@@ -17,6 +17,8 @@ export type SeparationSlotsPort = SlotsPort;
 export const SEPARATION_SLOTS = Symbol('SeparationSlots');
 
 export const NOT_QUEUED = 'Stem separation could not be started because a studio service was unavailable. Please try again.';
+/** The stored reason of a job its work queue refused (what tells it from a job a worker failed). */
+export const NOT_QUEUED_REASON = 'could not be queued';
 
 /**
  * Each user runs at most SEPARATION_JOBS_PER_USER separations at once; the rest wait in the database (not in
@@ -61,7 +63,7 @@ export class SeparationSlots extends ServiceJobSlots {
     try {
       await this.queue.publish(job._id, { jobId: job._id, ownerId, projectId: job.projectId, engine: job.engine });
     } catch (error) {
-      await this.jobs.finish(ownerId, jobId, 'failed', 'could not be queued');
+      await this.jobs.finish(ownerId, jobId, 'failed', NOT_QUEUED_REASON);
       this.events.publish({ type: 'stems_failed', ownerId, projectId: job.projectId, engine: job.engine, message: NOT_QUEUED });
       throw error;
     }
