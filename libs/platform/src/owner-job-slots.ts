@@ -239,10 +239,19 @@ export interface SlotsPort {
   announcePlaces(ownerId: string): Promise<void>;
 }
 
+/** A job store's waiting line: what every service's store answers for its jobs of one kind. */
+export interface WaitingStore {
+  /** The owner's jobs waiting for a slot, oldest first. */
+  waitingIds(ownerId: string): Promise<string[]>;
+  ownersWaiting(): Promise<string[]>;
+  /** Takes the job out of waiting; true only for the call that did. */
+  leaveWaiting(ownerId: string, jobId: string): Promise<boolean>;
+}
+
 /**
  * A service's slots as a provider: the sweep runs while the service does, and the use cases admit and release
- * through it. A subclass says what its jobs are (the WaitingJobs reads, the hand-over to its queue) and how a
- * waiting job is told its new place.
+ * through it. The line is read from the service's store (`line`); a subclass says whether a job still holds
+ * its slot, how a job is handed to its queue and how a waiting job is told its new place.
  */
 export abstract class ServiceJobSlots implements SlotsPort, WaitingJobs, OnApplicationBootstrap, OnApplicationShutdown {
   protected readonly logger = new Logger(this.constructor.name);
@@ -253,8 +262,21 @@ export abstract class ServiceJobSlots implements SlotsPort, WaitingJobs, OnAppli
     perOwner: number,
     board: SlotBoard,
     private readonly sweepEveryMs: number,
+    private readonly line: WaitingStore,
   ) {
     this.slots = new OwnerJobSlots(kind, perOwner, board, this, (message) => this.logger.warn(message));
+  }
+
+  waiting(ownerId: string): Promise<string[]> {
+    return this.line.waitingIds(ownerId);
+  }
+
+  ownersWaiting(): Promise<string[]> {
+    return this.line.ownersWaiting();
+  }
+
+  leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
+    return this.line.leaveWaiting(ownerId, jobId);
   }
 
   onApplicationBootstrap(): void {
@@ -293,10 +315,7 @@ export abstract class ServiceJobSlots implements SlotsPort, WaitingJobs, OnAppli
     );
   }
 
-  abstract waiting(ownerId: string): Promise<string[]>;
-  abstract ownersWaiting(): Promise<string[]>;
   abstract holdsSlot(ownerId: string, jobId: string): Promise<boolean>;
-  abstract leaveWaiting(ownerId: string, jobId: string): Promise<boolean>;
   abstract dispatch(ownerId: string, jobId: string): Promise<void>;
   /** Tells the owner that a waiting job now stands at `position` (an event to their sockets). */
   protected abstract tellPlace(ownerId: string, jobId: string, position: number): Promise<void>;
@@ -314,7 +333,7 @@ export interface LineEntry {
  * The waiting line over jobs held in memory (the services' in-memory stores for unit specs): waiting =
  * `waiting` set and still `active` (not finished or cancelled), oldest first.
  */
-export class MemoryWaitingLine<Entry extends LineEntry> {
+export class MemoryWaitingLine<Entry extends LineEntry> implements WaitingStore {
   constructor(
     private readonly entries: () => Iterable<Entry>,
     private readonly active: (entry: Entry) => boolean,

@@ -26,23 +26,11 @@ export class ExportSlots extends ServiceJobSlots {
     @Inject(EXPORT_QUEUE) private readonly queue: ExportQueue,
     @Inject(EXPORT_CONFIG) config: Pick<ExportConfig, 'EXPORTS_PER_USER' | 'EXPORT_SLOT_SWEEP_MS'>,
   ) {
-    super(EXPORTS_SLOT_KIND, config.EXPORTS_PER_USER, board, config.EXPORT_SLOT_SWEEP_MS);
-  }
-
-  waiting(ownerId: string): Promise<string[]> {
-    return this.exports.waitingIds(ownerId);
-  }
-
-  ownersWaiting(): Promise<string[]> {
-    return this.exports.ownersWaiting();
+    super(EXPORTS_SLOT_KIND, config.EXPORTS_PER_USER, board, config.EXPORT_SLOT_SWEEP_MS, exports);
   }
 
   async holdsSlot(ownerId: string, exportId: string): Promise<boolean> {
     return (await this.exports.findOwned(ownerId, exportId))?.status === 'processing';
-  }
-
-  leaveWaiting(ownerId: string, exportId: string): Promise<boolean> {
-    return this.exports.leaveWaiting(ownerId, exportId);
   }
 
   /** Hands the export to the work queue; when that fails the export is failed (its reader sees why). */

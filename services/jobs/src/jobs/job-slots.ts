@@ -29,23 +29,11 @@ export class JobSlots extends ServiceJobSlots {
     @Inject(JOB_EVENTS) private readonly events: JobEvents,
     @Inject(JOBS_CONFIG) config: Pick<JobsConfig, 'JOBS_PER_USER' | 'JOBS_SLOT_SWEEP_MS'>,
   ) {
-    super(JOBS_SLOT_KIND, config.JOBS_PER_USER, board, config.JOBS_SLOT_SWEEP_MS);
-  }
-
-  waiting(ownerId: string): Promise<string[]> {
-    return this.jobs.waitingIds(ownerId);
-  }
-
-  ownersWaiting(): Promise<string[]> {
-    return this.jobs.ownersWaiting();
+    super(JOBS_SLOT_KIND, config.JOBS_PER_USER, board, config.JOBS_SLOT_SWEEP_MS, jobs);
   }
 
   async holdsSlot(ownerId: string, jobId: string): Promise<boolean> {
     return (await this.jobs.findOwned(ownerId, jobId))?.status === 'processing';
-  }
-
-  leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
-    return this.jobs.leaveWaiting(ownerId, jobId);
   }
 
   /** Hands the job to the work queue; when that fails the job is failed and its owner told (they start it again). */

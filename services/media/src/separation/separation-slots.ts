@@ -36,24 +36,12 @@ export class SeparationSlots extends ServiceJobSlots {
     @Inject(SEPARATION_EVENTS) private readonly events: SeparationEvents,
     @Inject(MEDIA_CONFIG) config: Pick<MediaConfig, 'SEPARATION_JOBS_PER_USER' | 'SEPARATION_SLOT_SWEEP_MS'>,
   ) {
-    super('separation', config.SEPARATION_JOBS_PER_USER, board, config.SEPARATION_SLOT_SWEEP_MS);
-  }
-
-  waiting(ownerId: string): Promise<string[]> {
-    return this.jobs.waitingIds(ownerId);
-  }
-
-  ownersWaiting(): Promise<string[]> {
-    return this.jobs.ownersWaiting();
+    super('separation', config.SEPARATION_JOBS_PER_USER, board, config.SEPARATION_SLOT_SWEEP_MS, jobs);
   }
 
   async holdsSlot(ownerId: string, jobId: string): Promise<boolean> {
     const job = await this.jobs.findOwned(ownerId, jobId);
     return !!job && (job.status === 'queued' || job.status === 'processing');
-  }
-
-  leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
-    return this.jobs.leaveWaiting(ownerId, jobId);
   }
 
   /** Hands the job to the work queue; when that fails the job is failed and its owner told (they ask again). */
