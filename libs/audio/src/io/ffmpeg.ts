@@ -62,10 +62,15 @@ export async function probeMedia(input: string, options: { ffprobe?: string } = 
 /**
  * Decodes the first audio stream of any file or URL ffmpeg reads into planar float stereo.
  * Keeps the source sample rate unless one is asked for; mono is duplicated, more channels are downmixed by ffmpeg.
+ *
+ * The samples are split into their channels as ffmpeg writes them (the decode and this copy run side by
+ * side), straight into arrays sized from the probed duration, so the decoded file is held once, not as
+ * pipe chunks, their concatenation and then the channels. `shared` puts the channels on SharedArrayBuffers
+ * (what worker threads read without a copy).
  */
 export async function decodeAudio(
   input: string,
-  options: { sampleRate?: number; ffmpeg?: string; probe?: MediaProbe } = {},
+  options: { sampleRate?: number; ffmpeg?: string; probe?: MediaProbe; shared?: boolean } = {},
 ): Promise<StereoAudio> {
   // A caller that already probed the input passes its answer instead of running ffprobe twice.
   const probe = options.probe ?? (await probeMedia(input));
@@ -73,39 +78,115 @@ export async function decodeAudio(
   if (!probe.audio || !sampleRate) throw new MediaToolError('No audio stream', '');
   // Mono is decoded as mono and duplicated here: ffmpeg's mono-to-stereo upmix lowers the level by 3 dB.
   const channels = probe.audio.channels === 1 ? 1 : 2;
-  const { stdout } = await runTool(options.ffmpeg ?? 'ffmpeg', [
+  const planar = new PlanarCollector(channels, Math.ceil(probe.durationSeconds * sampleRate) + sampleRate, options.shared ?? false);
+  await runTool(options.ffmpeg ?? 'ffmpeg', [
     '-nostdin', '-v', 'error', '-i', input, '-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(sampleRate),
     '-f', 'f32le', '-acodec', 'pcm_f32le', 'pipe:1',
-  ]);
-  return deinterleave(stdout, sampleRate, channels);
+  ], (chunk) => planar.push(chunk));
+  return { sampleRate, ...planar.finish() };
 }
 
-function deinterleave(pcm: Buffer, sampleRate: number, channels: 1 | 2): StereoAudio {
-  if (channels === 1) {
-    const frames = Math.floor(pcm.length / 4);
-    const mono = new Float32Array(frames);
-    new Uint8Array(mono.buffer).set(pcm.subarray(0, frames * 4));
-    return { sampleRate, left: mono, right: mono.slice() };
+/** Bytes of interleaved float PCM copied into aligned memory at a time (pipe chunks are 8–64 kB). */
+const SCRATCH_BYTES = 1 << 16;
+
+/**
+ * Interleaved little-endian float PCM in, planar channels out. Chunks arrive at any byte offset and may end
+ * mid-frame: each is copied into an aligned scratch block (a memcpy) and the whole frames there are split
+ * into the channels; a partial frame waits at the block's start for the next chunk.
+ */
+class PlanarCollector {
+  private left: Float32Array;
+  private right: Float32Array;
+  private frames = 0;
+  private readonly scratch = new Float32Array(SCRATCH_BYTES / 4);
+  private readonly scratchBytes = new Uint8Array(this.scratch.buffer);
+  private pendingBytes = 0;
+
+  constructor(
+    private readonly channels: 1 | 2,
+    expectedFrames: number,
+    private readonly shared: boolean,
+  ) {
+    this.left = this.allocate(Math.max(expectedFrames, 1));
+    this.right = channels === 2 ? this.allocate(this.left.length) : this.left;
   }
-  const frames = Math.floor(pcm.length / 8);
-  // Copy into an aligned buffer: Buffer.concat output may start at an offset not divisible by 4.
-  const aligned = new Float32Array(frames * 2);
-  new Uint8Array(aligned.buffer).set(pcm.subarray(0, frames * 8));
-  const left = new Float32Array(frames);
-  const right = new Float32Array(frames);
-  for (let i = 0, j = 0; i < frames; i++, j += 2) {
-    left[i] = aligned[j];
-    right[i] = aligned[j + 1];
+
+  push(chunk: Buffer): void {
+    const frameBytes = 4 * this.channels;
+    for (let offset = 0; offset < chunk.length; ) {
+      const copied = Math.min(chunk.length - offset, SCRATCH_BYTES - this.pendingBytes);
+      this.scratchBytes.set(chunk.subarray(offset, offset + copied), this.pendingBytes);
+      offset += copied;
+      const bytes = this.pendingBytes + copied;
+      const whole = bytes - (bytes % frameBytes);
+      this.split(whole / frameBytes);
+      this.scratchBytes.copyWithin(0, whole, bytes);
+      this.pendingBytes = bytes - whole;
+    }
   }
-  return { sampleRate, left, right };
+
+  /** The channels, exactly as long as what was decoded (a trailing partial frame is dropped). */
+  finish(): { left: Float32Array; right: Float32Array } {
+    const { frames } = this;
+    // Trim when the probe's duration (an estimate for some formats) overshot by more than a little.
+    const fit = (channel: Float32Array) =>
+      frames >= channel.length * 0.9 ? channel.subarray(0, frames) : this.copy(channel.subarray(0, frames), frames);
+    const left = fit(this.left);
+    const right = this.channels === 2 ? fit(this.right) : this.copy(left, frames);
+    return { left, right };
+  }
+
+  private split(frames: number): void {
+    if (this.frames + frames > this.left.length) this.grow(this.frames + frames);
+    const { scratch, left, right } = this;
+    let at = this.frames;
+    if (this.channels === 1) {
+      left.set(scratch.subarray(0, frames), at);
+    } else {
+      for (let j = 0, end = 2 * frames; j < end; j += 2, at++) {
+        left[at] = scratch[j];
+        right[at] = scratch[j + 1];
+      }
+    }
+    this.frames += frames;
+  }
+
+  private grow(needed: number): void {
+    const capacity = Math.max(needed, Math.ceil(this.left.length * 1.5));
+    this.left = this.copy(this.left.subarray(0, this.frames), capacity);
+    if (this.channels === 2) this.right = this.copy(this.right.subarray(0, this.frames), capacity);
+    else this.right = this.left;
+  }
+
+  private copy(samples: Float32Array, capacity: number): Float32Array {
+    const copy = this.allocate(capacity);
+    copy.set(samples);
+    return copy;
+  }
+
+  private allocate(frames: number): Float32Array {
+    return this.shared ? new Float32Array(new SharedArrayBuffer(4 * frames)) : new Float32Array(frames);
+  }
 }
 
-function runTool(command: string, args: string[]): Promise<{ stdout: Buffer }> {
+/**
+ * Runs a tool to its end. Its stdout is handed to `onStdout` chunk by chunk when given (and not kept),
+ * else collected and returned.
+ */
+function runTool(command: string, args: string[], onStdout?: (chunk: Buffer) => void): Promise<{ stdout: Buffer }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (!onStdout) return void out.push(chunk);
+      try {
+        onStdout(chunk);
+      } catch (error) {
+        child.kill('SIGKILL');
+        reject(error as Error);
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
     child.on('close', (code) => {

@@ -31,6 +31,8 @@ export class WavFileWriter {
   private readonly fd: number;
   private frames = 0;
   private closed = false;
+  /** The encoded bytes of one write, reused (a fresh buffer per segment costs page faults, not just copies). */
+  private scratch = Buffer.alloc(0);
 
   constructor(
     readonly path: string,
@@ -56,9 +58,10 @@ export class WavFileWriter {
     if (this.closed) throw new Error(`${this.path} is already closed`);
     if (audio.sampleRate !== this.sampleRate) throw new Error(`${this.path}: ${audio.sampleRate} Hz audio in a ${this.sampleRate} Hz file`);
     const blockAlign = 2 * (this.bitDepth / 8);
-    const out = Buffer.allocUnsafe((to - from) * blockAlign);
-    writeSamples(out, 0, audio, from, to, this.bitDepth);
-    writeSync(this.fd, out, 0, out.length, HEADER_BYTES + at * blockAlign);
+    const bytes = (to - from) * blockAlign;
+    if (this.scratch.length < bytes) this.scratch = Buffer.allocUnsafeSlow(bytes);
+    writeSamples(this.scratch, 0, audio, from, to, this.bitDepth);
+    writeSync(this.fd, this.scratch, 0, bytes, HEADER_BYTES + at * blockAlign);
     this.frames = Math.max(this.frames, at + to - from);
   }
 

@@ -53,7 +53,7 @@ export class FastSeparator implements Separator {
     });
     const threads = Math.min(this.threadCount(), segments.length);
     const shared = threads > 0;
-    const input = shared ? toShared(mixture) : mixture;
+    const input = shared && !isShared(mixture) ? toShared(mixture) : mixture;
     const out: StemBuffers = {
       vocals: allocateStereo(length, shared),
       drums: allocateStereo(length, shared),
@@ -103,6 +103,12 @@ export function createFastSeparator(options?: FastSeparatorOptions): FastSeparat
 function allocateStereo(length: number, shared: boolean): StereoSamples {
   const channel = () => (shared ? new Float32Array(new SharedArrayBuffer(4 * length)) : new Float32Array(length));
   return { left: channel(), right: channel() };
+}
+
+function isShared(audio: StereoSamples): boolean {
+  // By tag, not instanceof: a buffer from another realm (a test sandbox) is still shared memory.
+  const tag = (buffer: ArrayBufferLike) => Object.prototype.toString.call(buffer);
+  return tag(audio.left.buffer) === '[object SharedArrayBuffer]' && tag(audio.right.buffer) === '[object SharedArrayBuffer]';
 }
 
 function toShared(audio: StereoSamples): StereoSamples {

@@ -22,7 +22,8 @@ export async function splitFileFast(
   outputs: Record<StemType, string>,
   options: SplitFileOptions = {},
 ): Promise<{ sampleRate: number; frames: number }> {
-  const mixture = await decodeAudio(input);
+  // Decoded straight onto shared memory, which the separator's threads read as it is.
+  const mixture = await decodeAudio(input, { shared: true });
   const { sampleRate } = mixture;
   const writers = STEM_TYPES.map((type) => new WavFileWriter(outputs[type], sampleRate, options.bitDepth ?? 16));
   try {
