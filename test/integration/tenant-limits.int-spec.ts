@@ -4,15 +4,42 @@ import { incompleteUploads, listen, makeClip, objectKeys, ownerIdOf, rawUpload, 
 import { signInExtraUser } from '../support/sessions';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 import { connect } from 'nats';
+import { request as httpRequest } from 'node:http';
 import { NatsRateWindows, RATE_WINDOWS_BUCKET, rateWindowKey } from '../../services/gateway/src/limits/rate-window.kv';
+import { kvKeyOf } from '../../services/gateway/src/limits/shared-kv-bucket';
+import { UPLOAD_HOLDS_BUCKET } from '../../services/gateway/src/limits/upload-holds.kv';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:14222';
 
 const MB = 1024 ** 2;
+/** What media answers for a file of zeros: not a song (past the quota check). */
+const NO_SONG = [415, 422];
 
 /** An upload of `fileBytes` zeros that must get an answer (the gateway refuses it, it is never cut off). */
 async function answeredUpload(agent: SignedInAgent, fileBytes: number, options: { declareLength?: boolean } = {}) {
   const answer = await rawUpload(agent, fileBytes, options);
   if (answer === 'aborted') throw new Error('the upload was cut off before any answer');
   return answer;
+}
+
+/**
+ * An upload through `baseUrl` that declares `fileBytes` but sends only its first megabyte and then waits, so
+ * it stays in flight until `abort()`.
+ */
+function startUpload(agent: SignedInAgent, baseUrl: string, fileBytes: number) {
+  const boundary = '----stemdeck-test-boundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="slow.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const url = new URL('/api/upload', baseUrl);
+  const headers = { ...CSRF, cookie: agent.cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + fileBytes + tail.length };
+  const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers });
+  const answer = new Promise<number | 'aborted'>((resolve) => {
+    req.on('response', (res) => resolve(res.statusCode ?? 0));
+    req.on('error', () => resolve('aborted'));
+  });
+  req.write(head);
+  req.write(Buffer.alloc(MB));
+  return { answer, abort: () => req.destroy() };
 }
 
 interface Usage {
@@ -109,6 +136,45 @@ describe('tenant limits: storage quota', () => {
     expect((await usageOf(person)).usedBytes).toBe(used);
   });
 
+  it("checks an upload against the user's other uploads in flight on either replica, and gives their room back when they end", async () => {
+    const used = await storedBytes(prefix);
+    await setQuota(used + 10 * MB);
+    const keysBefore = await objectKeys(prefix);
+    // 6 MB in flight through replica 2 (stalled after its first megabyte), holding its room once its gateway read the headers.
+    const nats = await connect({ servers: NATS_URL });
+    // Bound only: the test must not make the bucket (the gateway makes it with its lifetime).
+    const heldBytes = async () => {
+      const holds = await nats.jetstream().views.kv(UPLOAD_HOLDS_BUCKET, { bindOnly: true }).catch(() => undefined);
+      const entry = await holds?.get(kvKeyOf(ownerId));
+      const held = entry?.operation === 'PUT' ? (JSON.parse(new TextDecoder().decode(entry.value)) as Record<string, { bytes: number }>) : {};
+      return Object.values(held).reduce((sum, hold) => sum + hold.bytes, 0);
+    };
+    const first = startUpload(person, BASE_URL_2, 6 * MB);
+    try {
+      for (let tries = 0; (await heldBytes()) === 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await heldBytes()).toBeGreaterThan(6 * MB);
+      // Another 6 MB through replica 1 does not fit beside it.
+      const answer = await answeredUpload(person, 6 * MB, { declareLength: true });
+      expect(answer.status).toBe(413);
+      expect((JSON.parse(answer.body) as { message: string }).message).toMatch(
+        /^This upload needs 6 MB but only 4 MB of your [\d.]+ MB is left \([\d.]+ MB used, 6 MB of it by your uploads still in progress\)\. Delete a project to make room\.$/,
+      );
+      // What is left beside it still takes a smaller upload (refused by media as no song, not by the quota).
+      expect(NO_SONG).toContain((await answeredUpload(person, 3 * MB, { declareLength: true })).status);
+    } finally {
+      first.abort();
+    }
+    expect(await first.answer).toBe('aborted');
+    // The aborted upload gives its room back (once its gateway noticed the abort): 6 MB fits again.
+    for (let tries = 0; (await heldBytes()) > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await heldBytes()).toBe(0);
+    await nats.drain();
+    expect(NO_SONG).toContain((await answeredUpload(person, 6 * MB, { declareLength: true })).status);
+    expect(await objectKeys(prefix)).toEqual(keysBefore);
+    expect(await incompleteUploads(prefix)).toEqual([]);
+    expect((await usageOf(person)).usedBytes).toBe(used);
+  }, 60_000);
+
   it('takes an upload that fits, and the usage grows by what it stored', async () => {
     const used = await storedBytes(prefix);
     await setQuota(used + 1 * MB);
@@ -145,7 +211,7 @@ describe('tenant limits: request and message rates', () => {
     });
 
   it('lets exactly the limit through of 120 concurrent requests from two connections (two replicas), and a full window records nothing more', async () => {
-    const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:14222';
+    const natsUrl = NATS_URL;
     const [a, b] = [new NatsRateWindows({ NATS_URL: natsUrl }), new NatsRateWindows({ NATS_URL: natsUrl })];
     const nats = await connect({ servers: natsUrl });
     try {

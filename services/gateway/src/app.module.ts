@@ -30,6 +30,7 @@ import { ProjectsController } from './projects/projects.controller';
 import { PublicShareController } from './sharing/public-share.controller';
 import { SharingController } from './sharing/sharing.controller';
 import { MultipartUploadAdapter } from './uploads/multipart-upload.adapter';
+import { OpenUploadRoomUseCase } from './uploads/open-upload-room.usecase';
 import { ReceiveUploadUseCase } from './uploads/receive-upload.usecase';
 import { UploadController } from './uploads/upload.controller';
 import { NatsModule } from './nats/nats.module';
@@ -41,6 +42,7 @@ import { UserRepository } from './users/user.repository';
 import { MeController } from './users/me.controller';
 import { GetStorageUsageUseCase } from './limits/get-storage-usage.usecase';
 import { NatsRateWindows } from './limits/rate-window.kv';
+import { NatsUploadHolds } from './limits/upload-holds.kv';
 import { RequestRateGuard } from './limits/request-rate.guard';
 
 @Module({})
@@ -78,6 +80,7 @@ export class AppModule {
         },
         { provide: APP_FILTER, useClass: HttpExceptionFilter },
         NatsRateWindows,
+        NatsUploadHolds,
         { provide: APP_GUARD, useClass: RequestRateGuard },
         OidcAdapter,
         UserRepository,
@@ -101,6 +104,7 @@ export class AppModule {
         ExportAndWaitUseCase,
         MultipartUploadAdapter,
         ReceiveUploadUseCase,
+        OpenUploadRoomUseCase,
         GetStorageUsageUseCase,
         ...CLOCK_AND_ID_BINDINGS,
       ],

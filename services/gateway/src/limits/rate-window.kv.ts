@@ -1,8 +1,7 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { NATS_RECONNECT_FOREVER } from '@stemdeck/platform';
-import { connect, type KV, type NatsConnection } from 'nats';
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import type { RateWindowStore } from './request-rate.limiter';
+import { conflictPause, isKvConflict, kvKeyOf, SharedKvBucket } from './shared-kv-bucket';
 
 /** The KV bucket of request counts; a window's count outlives it by a window, then NATS drops it. */
 export const RATE_WINDOWS_BUCKET = 'stemdeck-rate-windows';
@@ -14,10 +13,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** A KV key for the count of `key` in the window starting at `windowStart` (KV keys allow [-_=.A-Za-z0-9/]). */
-export const rateWindowKey = (key: string, windowStart: number): string => `${Buffer.from(key).toString('base64url')}.${windowStart}`;
-
-/** A write refused because someone else changed the count first (or made it first). */
-const isConflict = (error: unknown): boolean => /wrong last sequence|key exists/i.test((error as Error)?.message ?? '');
+export const rateWindowKey = (key: string, windowStart: number): string => `${kvKeyOf(key)}.${windowStart}`;
 
 /**
  * Request counts per key and window in a NATS KV bucket every gateway replica shares: each count is read and
@@ -29,14 +25,14 @@ const isConflict = (error: unknown): boolean => /wrong last sequence|key exists/
  */
 @Injectable()
 export class NatsRateWindows implements RateWindowStore, OnApplicationShutdown {
-  private readonly logger = new Logger(NatsRateWindows.name);
-  private connection?: Promise<NatsConnection>;
-  private bucket?: Promise<KV>;
+  private readonly windows: SharedKvBucket;
 
-  constructor(@Inject(GATEWAY_CONFIG) private readonly config: Pick<GatewayConfig, 'NATS_URL'>) {}
+  constructor(@Inject(GATEWAY_CONFIG) config: Pick<GatewayConfig, 'NATS_URL'>) {
+    this.windows = new SharedKvBucket(config.NATS_URL, RATE_WINDOWS_BUCKET, BUCKET_TTL_MS);
+  }
 
   async hit(key: string, windowStart: number, limit: number): Promise<number> {
-    const bucket = await this.kv();
+    const bucket = await this.windows.open();
     const name = rateWindowKey(key, windowStart);
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const entry = await bucket.get(name);
@@ -48,34 +44,15 @@ export class NatsRateWindows implements RateWindowStore, OnApplicationShutdown {
         else await bucket.create(name, encoder.encode(String(count + 1)));
         return count + 1;
       } catch (error) {
-        if (!isConflict(error)) throw error;
-        // Someone counted first: read again after a moment's jitter, so that a crowd does not collide in step.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
+        if (!isKvConflict(error)) throw error;
+        // Someone counted first: read again.
+        await conflictPause();
       }
     }
     throw new Error(`the count of ${key} kept changing under ${MAX_ROUNDS} attempts`);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    const connection = await this.connection?.catch(() => undefined);
-    this.connection = undefined;
-    this.bucket = undefined;
-    await connection?.drain();
-  }
-
-  /** The bucket, made if missing; a failure (NATS away) is tried again at the next request. */
-  private kv(): Promise<KV> {
-    this.connection ??= connect({ servers: this.config.NATS_URL, name: 'stemdeck-gateway-rate', ...NATS_RECONNECT_FOREVER }).catch((error: Error) => {
-      this.connection = undefined;
-      throw error;
-    });
-    this.bucket ??= this.connection
-      .then((nats) => nats.jetstream().views.kv(RATE_WINDOWS_BUCKET, { ttl: BUCKET_TTL_MS, history: 1 }))
-      .catch((error: Error) => {
-        this.bucket = undefined;
-        this.logger.warn(`rate bucket not ready: ${error.message}`);
-        throw error;
-      });
-    return this.bucket;
+  onApplicationShutdown(): Promise<void> {
+    return this.windows.close();
   }
 }

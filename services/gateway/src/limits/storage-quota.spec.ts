@@ -31,6 +31,13 @@ describe('storage quota', () => {
     );
   });
 
+  it('counts the user\'s other uploads still in flight as used, and says so', () => {
+    const usage = { ...storageUsage(4 * GB + 700 * MB, 5 * GB), inProgressBytes: 600 * MB };
+    expect(quotaExceededMessage(usage, 400 * MB)).toBe(
+      'This upload needs 400 MB but only 324 MB of your 5 GB is left (4.68 GB used, 600 MB of it by your uploads still in progress). Delete a project to make room.',
+    );
+  });
+
   it('says nothing is left when the quota is used up', () => {
     expect(quotaExceededMessage(storageUsage(5 * GB, 5 * GB), 3 * MB)).toBe(
       'This upload needs 3 MB but nothing of your 5 GB is left (5 GB used). Delete a project to make room.',

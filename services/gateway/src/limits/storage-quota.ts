@@ -10,12 +10,19 @@ export function storageUsage(usedBytes: number, quotaBytes: number): StorageUsag
   return { usedBytes, quotaBytes, remainingBytes: Math.max(0, quotaBytes - usedBytes) };
 }
 
+/** What an upload may use: the usage as it stands, counting the user's other uploads still in flight as used. */
+export interface UploadUsage extends StorageUsage {
+  /** Of usedBytes, what the user's other uploads still streaming hold. */
+  inProgressBytes?: number;
+}
+
 /**
  * The refusal of an upload that does not fit, in plain words. `neededBytes` is what the upload needs when it
  * is known (the request's declared length), or undefined when the file turned out larger while streaming.
  */
-export function quotaExceededMessage(usage: StorageUsage, neededBytes?: number): string {
+export function quotaExceededMessage(usage: UploadUsage, neededBytes?: number): string {
   const needs = neededBytes === undefined ? `This upload needs more than ${formatStorage(usage.remainingBytes)}` : `This upload needs ${formatStorage(neededBytes)}`;
   const left = usage.remainingBytes > 0 ? `only ${formatStorage(usage.remainingBytes)}` : 'nothing';
-  return `${needs} but ${left} of your ${formatStorage(usage.quotaBytes)} is left (${formatStorage(usage.usedBytes)} used). Delete a project to make room.`;
+  const inProgress = usage.inProgressBytes ? `, ${formatStorage(usage.inProgressBytes)} of it by your uploads still in progress` : '';
+  return `${needs} but ${left} of your ${formatStorage(usage.quotaBytes)} is left (${formatStorage(usage.usedBytes)} used${inProgress}). Delete a project to make room.`;
 }

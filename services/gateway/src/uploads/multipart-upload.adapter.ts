@@ -5,7 +5,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 import { PassThrough } from 'node:stream';
 import { DomainError } from '../errors/domain-error';
-import { quotaExceededMessage, type StorageUsage } from '../limits/storage-quota';
+import { quotaExceededMessage, type UploadUsage } from '../limits/storage-quota';
 
 /** Two upload forms exist in the product: one names the file field `audio`, the other `file`; both are taken. */
 export const UPLOAD_FIELDS = new Set(['audio', 'file']);
@@ -16,7 +16,7 @@ const MULTIPART_SLACK_BYTES = 1024 * 1024;
  * What a browser's form adds around the file (a boundary, the part's headers and the closing boundary: a few
  * hundred bytes): a declared length over what is left by more than this cannot fit.
  */
-const FRAMING_BYTES = 16 * 1024;
+export const FRAMING_BYTES = 16 * 1024;
 
 /** 413: over the upload limit, or (with its own message) over what is left of the user's storage. */
 export class UploadTooLargeError extends DomainError {
@@ -46,21 +46,30 @@ export class MultipartUploadAdapter {
   ) {}
 
   /**
-   * The request's file, stored; refused (400/413) before anything is stored when the request is not an
-   * upload or declares more bytes than `usage` has left, and cut off (413, nothing kept) the moment the file
-   * passes the upload limit or what is left.
+   * Refuses (400/413) what cannot be an upload before anything else happens: not multipart, or a declared
+   * length over the upload limit. Answers the declared length (NaN when the request has none).
    */
-  store(ownerId: string, req: Request, usage: StorageUsage): Promise<StoredUpload> {
+  check(req: Request): number {
     if (!req.headers['content-type']?.startsWith('multipart/form-data')) {
       throw new DomainError(400, 'Expected a multipart/form-data upload with a file field named "audio" or "file"');
     }
     const declared = Number(req.headers['content-length']);
     if (declared > MAX_UPLOAD_BYTES + MULTIPART_SLACK_BYTES) throw new UploadTooLargeError();
+    return declared;
+  }
+
+  /**
+   * The request's file, stored; refused (400/413) before anything is stored when the request is not an
+   * upload or declares more bytes than `usage` has left, and cut off (413, nothing kept) the moment the file
+   * passes the upload limit or what is left.
+   */
+  store(ownerId: string, req: Request, usage: UploadUsage): Promise<StoredUpload> {
+    const declared = this.check(req);
     if (declared - FRAMING_BYTES > usage.remainingBytes) throw new UploadTooLargeError(quotaExceededMessage(usage, declared));
     return this.storeFile(ownerId, req, usage);
   }
 
-  private storeFile(ownerId: string, req: Request, usage: StorageUsage): Promise<StoredUpload> {
+  private storeFile(ownerId: string, req: Request, usage: UploadUsage): Promise<StoredUpload> {
     // The file may take the upload limit or what is left of the user's storage, whichever is less.
     const quotaBound = usage.remainingBytes < MAX_UPLOAD_BYTES;
     const fileLimit = quotaBound ? usage.remainingBytes : MAX_UPLOAD_BYTES;

@@ -2,8 +2,8 @@ import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common'
 import type { Request, Response } from 'express';
 import { currentUser, SignedInGuard } from '../auth/signed-in.guard';
 import { errorBody } from '../errors/error-body';
-import { GetStorageUsageUseCase } from '../limits/get-storage-usage.usecase';
 import { MultipartUploadAdapter, UploadTooLargeError } from './multipart-upload.adapter';
+import { OpenUploadRoomUseCase } from './open-upload-room.usecase';
 import { ReceiveUploadUseCase } from './receive-upload.usecase';
 
 @Controller('api')
@@ -12,21 +12,23 @@ export class UploadController {
   constructor(
     private readonly multipart: MultipartUploadAdapter,
     private readonly receiveUpload: ReceiveUploadUseCase,
-    private readonly storageUsage: GetStorageUsageUseCase,
+    private readonly openUploadRoom: OpenUploadRoomUseCase,
   ) {}
 
   /**
    * multipart/form-data with the file in `audio` or `file` → {project, job} once the file is known to be a
    * song; its analysis (`project_analysed`) and stems follow over /ws. 413 (nothing stored) when the file does
-   * not fit in what is left of the user's storage.
+   * not fit in what is left of the user's storage (with their other uploads in flight counted in).
    */
   @Post('upload')
   @HttpCode(201)
   async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response) {
     const ownerId = currentUser(req).id;
     try {
-      const usage = await this.storageUsage.execute(ownerId);
-      return await this.receiveUpload.execute(ownerId, await this.multipart.store(ownerId, req, usage));
+      const room = await this.openUploadRoom.execute(ownerId, this.multipart.check(req));
+      // The room is held while the file streams; once stored, the object itself counts in the usage.
+      const stored = await this.multipart.store(ownerId, req, room.usage).finally(() => room.release());
+      return await this.receiveUpload.execute(ownerId, stored);
     } catch (error) {
       if (error instanceof UploadTooLargeError) stopReading(req, res, error);
       throw error;

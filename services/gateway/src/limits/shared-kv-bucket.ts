@@ -1,0 +1,52 @@
+import { Logger } from '@nestjs/common';
+import { NATS_RECONNECT_FOREVER } from '@stemdeck/platform';
+import { connect, type KV, type NatsConnection } from 'nats';
+
+/** A write refused because someone else changed the entry first (or made it first): read again and retry. */
+export const isKvConflict = (error: unknown): boolean => /wrong last sequence|key exists/i.test((error as Error)?.message ?? '');
+
+/** A KV key for any string (KV keys allow only [-_=.A-Za-z0-9/]). */
+export const kvKeyOf = (text: string): string => Buffer.from(text).toString('base64url');
+
+/** A short random pause after a conflict, so that a crowd of writers does not collide in step. */
+export const conflictPause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
+
+/**
+ * One NATS KV bucket every gateway replica shares, opened on first use (and made if missing) on a connection
+ * of its own; a failure (NATS away) is tried again at the next use.
+ */
+export class SharedKvBucket {
+  private readonly logger: Logger;
+  private connection?: Promise<NatsConnection>;
+  private bucket?: Promise<KV>;
+
+  constructor(
+    private readonly natsUrl: string,
+    private readonly name: string,
+    private readonly ttlMs: number,
+  ) {
+    this.logger = new Logger(`SharedKvBucket(${name})`);
+  }
+
+  open(): Promise<KV> {
+    this.connection ??= connect({ servers: this.natsUrl, name: `stemdeck-gateway-${this.name}`, ...NATS_RECONNECT_FOREVER }).catch((error: Error) => {
+      this.connection = undefined;
+      throw error;
+    });
+    this.bucket ??= this.connection
+      .then((nats) => nats.jetstream().views.kv(this.name, { ttl: this.ttlMs, history: 1 }))
+      .catch((error: Error) => {
+        this.bucket = undefined;
+        this.logger.warn(`bucket not ready: ${error.message}`);
+        throw error;
+      });
+    return this.bucket;
+  }
+
+  async close(): Promise<void> {
+    const connection = await this.connection?.catch(() => undefined);
+    this.connection = undefined;
+    this.bucket = undefined;
+    await connection?.drain();
+  }
+}
