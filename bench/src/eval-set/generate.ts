@@ -4,6 +4,7 @@
  *   node bench/dist/eval-set/generate.js --set train --count N --seconds S --seed K [--out <dir>]
  *   node bench/dist/eval-set/generate.js --set tempo --count N --seconds S --seed K [--out <dir>]
  *   node bench/dist/eval-set/generate.js --set heldout --seed K [--out <dir>]   (a new held-out set drawn from K)
+ *   node bench/dist/eval-set/generate.js --set wide --count N --seconds S --seed K [--out <dir>]   (training only: the wide family)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
  * generator version is left alone. Deterministic: the same bytes on every run (seeded PRNG,
  * fluidsynth without randomness).
@@ -20,6 +21,7 @@ import {
   defaultHeldoutSetDir,
   defaultTempoSetDir,
   defaultTrainSetDir,
+  defaultWideSetDir,
   INDEX_FILE,
   META_FILE,
   MIXTURE_FILE,
@@ -30,8 +32,11 @@ import {
 import { limiter } from './render';
 import { generateTrack, SAMPLE_RATE, type RenderSlot } from './track';
 import { tuningCatalog } from './tuning/catalog';
+import { wideCatalog, type WideTrackSpec } from './wide/catalog';
+import { missingWideTools, WIDE_FAMILY, WIDE_GENERATOR_VERSION } from './wide/family';
+import { generateFamilyTrack } from './family-track';
 
-const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo'] as const;
+const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide'] as const;
 type SetChoice = (typeof SET_CHOICES)[number];
 
 interface Plan {
@@ -107,6 +112,20 @@ function parseArgs(argv: string[]): Plan {
       const seed = seedOf(argv);
       return { ...devFamily, indexSet: 'tempo', tracks: tuningCatalog(count, seconds, seed), out: outOr(defaultTempoSetDir(seed)), seed };
     }
+    case 'wide': {
+      const count = positiveNumber(argv, '--count', 120, true);
+      const seconds = positiveNumber(argv, '--seconds', 15, false);
+      const seed = seedOf(argv);
+      return {
+        indexSet: 'wide',
+        version: WIDE_GENERATOR_VERSION,
+        tracks: wideCatalog(count, seconds, seed),
+        generate: (spec, outDir, slot) => generateFamilyTrack(spec as WideTrackSpec, outDir, slot, WIDE_FAMILY),
+        out: outOr(defaultWideSetDir(seed)),
+        force,
+        seed,
+      };
+    }
   }
 }
 
@@ -129,6 +148,10 @@ async function main(): Promise<void> {
   if (set === 'heldout') {
     const missing = missingHeldoutTools();
     if (missing.length > 0) throw new Error(`the held-out set needs ${missing.join(', ')}; scripts/provision.sh installs them`);
+  }
+  if (set === 'wide') {
+    const missing = missingWideTools();
+    if (missing.length > 0) throw new Error(`the wide training set needs ${missing.join(', ')}; npm run train:separation installs them`);
   }
   if (!args.force && isComplete(args)) {
     console.log(`eval set (${set}, v${args.version}) already complete in ${args.out}; nothing to do (--force regenerates)`);

@@ -13,6 +13,9 @@ export function defaultTempoSetDir(seed: number): string {
 export function defaultHeldoutSetDir(seed: number | undefined): string {
   return seed === undefined ? DEFAULT_HELDOUT_SET_DIR : `${DEFAULT_HELDOUT_SET_DIR}-${seed}`;
 }
+export function defaultWideSetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `wide-set-${seed}`);
+}
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
 }
@@ -47,7 +50,7 @@ export interface EvalTrackMeta {
     bassProgram: number;
     other: { program: number; name: string; role: string; pan: number }[];
   };
-  /** Held-out tracks: where each stem's sound came from and how it was mixed. */
+  /** Held-out and wide tracks: where each stem's sound came from and how it was mixed. */
   sources?: HeldoutSources;
   progressions: Record<'verse' | 'chorus' | 'bridge', string>;
   /** Chord per bar and section starts, in seconds from the start (bars past the cut omitted). */
@@ -72,7 +75,7 @@ export interface HeldoutSources {
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo';
+  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide';
   /** Training and tempo tuning sets, and a re-drawn held-out set: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;

@@ -1,4 +1,4 @@
-import type { TrackSpec } from '../catalog';
+import type { FamilyTrackSpec, VocalKind } from '../family-track';
 import { hashSeed, Rng } from '../random';
 import { PITCH_NAMES, type Mode } from '../theory';
 import { HELDOUT_STYLE_NAMES, type HeldoutStyleName } from './styles';
@@ -6,20 +6,10 @@ import { HELDOUT_STYLE_NAMES, type HeldoutStyleName } from './styles';
 /** Bump whenever the held-out set's bytes would change (independent of the development set's version). */
 export const HELDOUT_GENERATOR_VERSION = 3;
 
-/**
- * What sings: a General MIDI voice patch from a held-out soundfont, the formant synthesizer
- * with a held-out singer, or espeak-ng speaking or rapping.
- */
-export type VocalKind = 'soundfont' | 'formant' | 'spoken' | 'rapped';
+export type { VocalKind };
 
-export interface HeldoutTrackSpec extends TrackSpec {
+export interface HeldoutTrackSpec extends FamilyTrackSpec {
   style: HeldoutStyleName;
-  vocal: VocalKind;
-  /**
-   * n-th track with this kind of vocal (spoken and rapped counted together): the singers,
-   * voice patches and speakers are taken in turn, so every one of them is heard.
-   */
-  vocalTurn: number;
 }
 
 interface Row {

@@ -20,6 +20,11 @@ const DEV_STYLE_BPM: Record<StyleName, readonly [number, number]> = {
   'drum-and-bass': [160, 180],
 };
 
+/** The tempi a development style or a tuning groove is played at. */
+export function playedBpm(style: StyleName | TuningStyleName): readonly [number, number] {
+  return style in TUNING_STYLES ? TUNING_STYLES[style as TuningStyleName].bpmRange : DEV_STYLE_BPM[style as StyleName];
+}
+
 /**
  * Each round of the catalogue: every tuning groove three times and every development style once, so the
  * grooves the development set lacks dominate while its straight backbeats stay in.
@@ -40,7 +45,7 @@ export function tuningCatalog(count: number, seconds: number, seed: number): Tun
     const id = `tempo-${seed}-${String(i + 1).padStart(4, '0')}`;
     const draw = new Rng(hashSeed(`stemdeck-tempo-${id}`));
     const style = ROUND[(i + seed) % ROUND.length];
-    const [low, high] = style in TUNING_STYLES ? TUNING_STYLES[style as TuningStyleName].bpmRange : DEV_STYLE_BPM[style as StyleName];
+    const [low, high] = playedBpm(style);
     return {
       id,
       style,

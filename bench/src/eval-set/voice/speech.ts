@@ -43,6 +43,23 @@ export const SPEECH_VOICES: readonly SpeechVoice[] = [
 
 const SPEECH_RATE = 22050;
 
+/** A speech synthesizer with its settings: says a text as dry mono samples at `sampleRate`. */
+export interface Speaker {
+  /** Names the voice in the track's meta. */
+  name: string;
+  detail: string;
+  say(text: string, sampleRate: number, wavPath: string): Promise<Float32Array>;
+}
+
+/** An espeak-ng speaker (the held-out set's). */
+export function espeakSpeaker(voice: SpeechVoice): Speaker {
+  return {
+    name: voice.espeak,
+    detail: `espeak-ng voice ${voice.espeak}, ${voice.wordsPerMinute} wpm, pitch ${voice.pitch}`,
+    say: (text, sampleRate, wavPath) => speak(text, voice, sampleRate, wavPath),
+  };
+}
+
 /**
  * A spoken or rapped vocal as a dry mono track of `frames` samples, timed by the melody's
  * notes (`secondsPerBeat` converts their beats): spoken = one line per phrase, starting on the
@@ -55,17 +72,18 @@ export async function speakVocal(
   secondsPerBeat: number,
   frames: number,
   sampleRate: number,
-  voice: SpeechVoice,
+  speaker: Speaker,
   delivery: Delivery,
   firstLine: number,
   workDir: string,
+  lines: readonly string[] = SPEECH_LINES,
 ): Promise<Float32Array> {
   const out = new Float32Array(frames);
   const cache = new Map<string, Float32Array>();
   const say = async (text: string) => {
     let audio = cache.get(text);
     if (!audio) {
-      audio = await speak(text, voice, sampleRate, path.join(workDir, `.speech-${cache.size}.wav`));
+      audio = await speaker.say(text, sampleRate, path.join(workDir, `.speech-${cache.size}.wav`));
       cache.set(text, audio);
     }
     return audio;
@@ -73,7 +91,7 @@ export async function speakVocal(
   const phrases = phrasesOf(notes);
   for (let p = 0; p < phrases.length; p++) {
     const phrase = phrases[p];
-    const line = SPEECH_LINES[(firstLine + p) % SPEECH_LINES.length];
+    const line = lines[(firstLine + p) % lines.length];
     const phraseEnd = Math.round((phrase[phrase.length - 1].beat + phrase[phrase.length - 1].beats) * secondsPerBeat * sampleRate);
     if (delivery === 'spoken') {
       place(out, await say(line), Math.round(phrase[0].beat * secondsPerBeat * sampleRate), phraseEnd, sampleRate);
@@ -128,8 +146,8 @@ async function speak(text: string, voice: SpeechVoice, sampleRate: number, wavPa
   return resample(trimmed, SPEECH_RATE, sampleRate);
 }
 
-/** espeak-ng pads its output with silence; a rapper's word starts on the beat. */
-function trimSilence(x: Float32Array): Float32Array {
+/** Speech synthesizers pad their output with silence; a rapper's word starts on the beat. */
+export function trimSilence(x: Float32Array): Float32Array {
   const threshold = 0.01;
   let a = 0;
   while (a < x.length && Math.abs(x[a]) < threshold) a++;

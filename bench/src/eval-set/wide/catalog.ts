@@ -1,0 +1,44 @@
+import type { FamilyTrackSpec, VocalKind } from '../family-track';
+import { hashSeed, Rng } from '../random';
+import { STYLE_NAMES, type StyleName } from '../styles';
+import { playedBpm } from '../tuning/catalog';
+import { TUNING_STYLE_NAMES, type TuningStyleName } from '../tuning/styles';
+
+export interface WideTrackSpec extends FamilyTrackSpec {
+  style: StyleName | TuningStyleName;
+}
+
+/** Vocal kinds in turn: formant singers most, then voice patches, rapped and spoken lines. */
+const VOCALS: VocalKind[] = ['formant', 'soundfont', 'formant', 'rapped', 'formant', 'soundfont', 'spoken', 'formant'];
+const STYLES: (StyleName | TuningStyleName)[] = [...STYLE_NAMES, ...TUNING_STYLE_NAMES];
+
+/**
+ * `count` songs of `seconds` each (`--set wide`) for training only: the development styles and the tuning
+ * grooves in turn, at a tempo within the range each is played at, tonic and mode drawn, the vocal kinds in
+ * turn, every song played and sung by the wide family's sources (family.ts). Song n is the same whatever
+ * `count` is.
+ */
+export function wideCatalog(count: number, seconds: number, seed: number): WideTrackSpec[] {
+  const turns = new Map<string, number>();
+  return Array.from({ length: count }, (_, i) => {
+    const id = `wide-${seed}-${String(i + 1).padStart(4, '0')}`;
+    const draw = new Rng(hashSeed(`stemdeck-wide-${id}`));
+    const style = STYLES[(i + seed) % STYLES.length];
+    const [low, high] = playedBpm(style);
+    const vocal = VOCALS[i % VOCALS.length];
+    const kind = vocal === 'rapped' ? 'spoken' : vocal;
+    const vocalTurn = turns.get(kind) ?? 0;
+    turns.set(kind, vocalTurn + 1);
+    return {
+      id,
+      style,
+      bpm: draw.int(low, high),
+      tonicPitchClass: draw.int(0, 11),
+      mode: draw.chance(0.5) ? 'major' : 'minor',
+      durationSeconds: seconds,
+      seed: hashSeed(`stemdeck-wide-song-${id}`),
+      vocal,
+      vocalTurn: vocalTurn + seed * 1000,
+    };
+  });
+}
