@@ -1,13 +1,18 @@
 // Trains Stemdeck's separation network and exports it where the engines load it from.
-//   npm run train:separation [-- --minutes 45 --hidden 192 --out .data/separation-runs/v1]
+//   npm run train:separation [-- --minutes 45 --hidden 192 --out .data/separation-runs/v1]        stage 1, from scratch
+//   npm run train:separation -- --finetune [--minutes 50 --out .data/separation-runs/v2]           stage 2, from the committed network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
-// the dev eval set and the training set from the project's own generator (bench/src/eval-set; the
-// training set is 160 × 15 s songs of the dev source family, seed 1), training (train.py: the dev set
-// picks the checkpoint; the held-out set is never read), then the ONNX export to
-// libs/audio/models/stemdeck-masknet.onnx. Re-measure with `npm run bench:separation` afterwards and
-// update libs/audio/models/stemdeck-masknet.json (figures and regression floors).
+// the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
+// (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
+// - Stage 1: 160 × 15 s songs of the dev source family (seed 1); the dev set picks the checkpoint.
+// - Stage 2 (--finetune): starts from the committed network's own weights (onnx_to_params.py) and trains on
+//   tempo tuning sets 1–2 (dev sources, 14 more grooves) and the wide family (--set wide: sources that are
+//   neither dev nor held-out, 160 × 15 s, seed 1; its Debian packages installed by scripts/provision-training.sh);
+//   the checkpoint is chosen by the mean of the dev set's and a wide validation set's (8 × 20 s, seed 2) SDR.
+// Re-measure with `npm run bench:separation` afterwards and update libs/audio/models/stemdeck-masknet.json
+// (figures and regression floors).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -17,6 +22,10 @@ const TOOL = join(ROOT, 'tools', 'separation-model');
 const TRAIN_SET = { count: 160, seconds: 15, seed: 1 };
 const TRAIN_DIR = join(ROOT, '.data', `train-set-${TRAIN_SET.seed}`);
 const DEV_DIR = join(ROOT, '.data', 'eval-set');
+const TEMPO_SETS = [1, 2].map((seed) => ({ count: 50, seconds: 20, seed, dir: join(ROOT, '.data', `tempo-set-${seed}`) }));
+const WIDE_SET = { count: 160, seconds: 15, seed: 1, dir: join(ROOT, '.data', 'wide-set-1') };
+const WIDE_VAL = { count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide-set-2') };
+const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 
 function run(command, args, options = {}) {
   console.log(`$ ${command} ${args.join(' ')}`);
@@ -29,14 +38,29 @@ const option = (name, fallback) => {
   const at = passed.indexOf(`--${name}`);
   return at >= 0 ? passed[at + 1] : fallback;
 };
-const out = option('out', join(ROOT, '.data', 'separation-runs', 'v1'));
+const finetune = passed.includes('--finetune');
+const out = option('out', join(ROOT, '.data', 'separation-runs', finetune ? 'v2' : 'v1'));
+const generate = (set, { count, seconds, seed }) =>
+  run(process.execPath, ['bench/dist/eval-set/generate.js', '--set', set, '--count', String(count), '--seconds', String(seconds), '--seed', String(seed)]);
 
 if (!existsSync(PY)) run('python3', ['-m', 'venv', VENV]);
 run(PY, ['-m', 'pip', 'install', '--quiet', '-r', join(TOOL, 'requirements.txt')]);
 run('npx', ['tsc', '-b', 'bench']);
 run(process.execPath, ['bench/dist/eval-set/generate.js']);
-run(process.execPath, ['bench/dist/eval-set/generate.js', '--set', 'train', '--count', String(TRAIN_SET.count), '--seconds', String(TRAIN_SET.seconds), '--seed', String(TRAIN_SET.seed)]);
-const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out');
-run(PY, [join(TOOL, 'train.py'), '--train', TRAIN_DIR, '--dev', DEV_DIR, '--out', out, ...forwarded], { cwd: TOOL });
-run(PY, [join(TOOL, 'export_onnx.py'), join(out, 'params.npz'), join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx')], { cwd: TOOL });
+const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && passed[i] !== '--finetune');
+if (finetune) {
+  run('bash', [join(ROOT, 'scripts', 'provision-training.sh')]);
+  for (const set of TEMPO_SETS) generate('tempo', set);
+  generate('wide', WIDE_SET);
+  generate('wide', WIDE_VAL);
+  mkdirSync(out, { recursive: true });
+  const start = join(out, 'start.npz');
+  run(PY, [join(TOOL, 'onnx_to_params.py'), MODEL, start], { cwd: TOOL });
+  const train = [...TEMPO_SETS.map((set) => set.dir), WIDE_SET.dir].join(',');
+  run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', WIDE_VAL.dir, '--resume', start, '--lr', '5e-4', '--minutes', '50', '--out', out, ...forwarded], { cwd: TOOL });
+} else {
+  generate('train', TRAIN_SET);
+  run(PY, [join(TOOL, 'train.py'), '--train', TRAIN_DIR, '--dev', DEV_DIR, '--out', out, ...forwarded], { cwd: TOOL });
+}
+run(PY, [join(TOOL, 'export_onnx.py'), join(out, 'params.npz'), MODEL], { cwd: TOOL });
 console.log(`trained model exported; curves in ${join(out, 'curves.json')}`);

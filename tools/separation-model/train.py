@@ -1,10 +1,12 @@
 """Trains the Stemdeck mask network on the project's synthetic multitracks (CPU or GPU, jax).
 
   python train.py --train .data/train-set-1 --dev .data/eval-set --out runs/v1 [--minutes 40] [--hidden 192]
+  python train.py --train .data/tempo-set-1,.data/wide-set-1 --dev .data/eval-set --val .data/wide-set-2 \
+      --resume runs/from-onnx/params.npz --lr 5e-4 --out runs/v2
 
-Writes <out>/params.npz (best dev checkpoint), <out>/curves.json (loss and dev SDR over steps) and
-<out>/config.json. Only the training set is trained on; the dev set picks the checkpoint. The held-out
-set is never read here.
+Writes <out>/params.npz (best checkpoint), <out>/curves.json (loss and dev/val SDR over steps) and
+<out>/config.json. Only the training sets are trained on; the dev set (and, with --val, a validation set
+of the wide family, averaged with it) picks the checkpoint. The held-out sets are never read here.
 """
 import argparse
 import json
@@ -21,8 +23,9 @@ import model as M
 
 def parse_args():
     p = argparse.ArgumentParser()
-    p.add_argument("--train", required=True, help="a generated train set (bench/src/eval-set --set train)")
+    p.add_argument("--train", required=True, help="generated training sets, comma-separated (bench/src/eval-set --set train|tempo|wide)")
     p.add_argument("--dev", required=True, help="the dev eval set (checkpoint choice and curves)")
+    p.add_argument("--val", default=None, help="a validation set from a training family (not held-out); its mean SDR is averaged with dev's for the checkpoint choice")
     p.add_argument("--out", required=True)
     p.add_argument("--hidden", type=int, default=192)
     p.add_argument("--batch", type=int, default=12)
@@ -136,13 +139,15 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     print(f"devices: {jax.devices()}", flush=True)
     t0 = time.time()
-    train = data.load_set(args.train)
+    train = [track for root in args.train.split(",") for track in data.load_set(root)]
     excerpt = (args.frames - 1) * M.HOP + M.FFT_SIZE
     sampler = data.Sampler(train, excerpt, args.seed)
     dev_tracks = data.load_set(args.dev, limit=args.dev_tracks)
     n = int(args.dev_seconds * M.SAMPLE_RATE)
-    dev = [{"ref": t["stems"][:, :, :n], "mix": t["stems"][:, :, :n].sum(axis=0)} for t in dev_tracks]
-    print(f"loaded {len(train)} training songs, {len(dev)} dev excerpts in {time.time() - t0:.0f}s", flush=True)
+    excerpts = lambda tracks: [{"ref": t["stems"][:, :, :n], "mix": t["stems"][:, :, :n].sum(axis=0)} for t in tracks]
+    dev = excerpts(dev_tracks)
+    val = excerpts(data.load_set(args.val, limit=args.dev_tracks)) if args.val else []
+    print(f"loaded {len(train)} training songs, {len(dev)} dev and {len(val)} validation excerpts in {time.time() - t0:.0f}s", flush=True)
 
     key = jax.random.PRNGKey(args.seed)
     if args.resume:
@@ -159,10 +164,38 @@ def main():
         return args.lr * min(1.0, i / 100) * (0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * progress)))
 
     step = make_step()
-    curves = {"step": [], "seconds": [], "loss": [], "dev_sdr": [], "dev_mean": []}
+    curves = {"step": [], "seconds": [], "loss": [], "dev_sdr": [], "dev_mean": [], "val_sdr": [], "val_mean": []}
     best = -1e9
     started = time.time()
     losses = []
+
+    def checkpoint(i, elapsed):
+        """Scores the params on dev (and val), records the curves, keeps them when the choice improves."""
+        nonlocal best
+        scores = dev_sdr(params, dev)
+        mean_sdr = float(scores.mean())
+        curves["step"].append(i)
+        curves["seconds"].append(round(elapsed, 1))
+        curves["loss"].append(float(np.mean(losses[-args.eval_every :])) if losses else None)
+        curves["dev_sdr"].append([round(float(x), 3) for x in scores])
+        curves["dev_mean"].append(round(mean_sdr, 3))
+        print(f"  dev SDR (first {len(dev)} tracks, {args.dev_seconds:.0f}s): " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, scores)) + f"  mean {mean_sdr:.2f}", flush=True)
+        choice = mean_sdr
+        if val:
+            val_scores = dev_sdr(params, val)
+            curves["val_sdr"].append([round(float(x), 3) for x in val_scores])
+            curves["val_mean"].append(round(float(val_scores.mean()), 3))
+            choice = 0.5 * (mean_sdr + float(val_scores.mean()))
+            print(f"  val SDR: " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, val_scores)) + f"  mean {val_scores.mean():.2f}  (choice {choice:.2f})", flush=True)
+        if choice > best:
+            best = choice
+            np.savez(os.path.join(args.out, "params.npz"), params=np.array(jax.tree_util.tree_map(np.asarray, params), dtype=object))
+        with open(os.path.join(args.out, "curves.json"), "w") as f:
+            json.dump(curves, f, indent=1)
+
+    if args.resume:
+        # The starting point is a candidate too: fine-tuning keeps it unless a later step scores higher.
+        checkpoint(0, 0.0)
     for i in range(1, args.steps + 1):
         key, sub = jax.random.split(key)
         audio = sampler.batch(args.batch)
@@ -173,26 +206,14 @@ def main():
         if i % 25 == 0:
             print(f"step {i:5d}  loss {np.mean(losses[-25:]):.4f}  {elapsed / i:.2f}s/step  {elapsed / 60:.1f} min", flush=True)
         if i % args.eval_every == 0 or done:
-            scores = dev_sdr(params, dev)
-            mean_sdr = float(scores.mean())
-            curves["step"].append(i)
-            curves["seconds"].append(round(elapsed, 1))
-            curves["loss"].append(float(np.mean(losses[-args.eval_every :])))
-            curves["dev_sdr"].append([round(float(x), 3) for x in scores])
-            curves["dev_mean"].append(round(mean_sdr, 3))
-            print(f"  dev SDR (first {len(dev)} tracks, {args.dev_seconds:.0f}s): " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, scores)) + f"  mean {mean_sdr:.2f}", flush=True)
-            if mean_sdr > best:
-                best = mean_sdr
-                np.savez(os.path.join(args.out, "params.npz"), params=np.array(jax.tree_util.tree_map(np.asarray, params), dtype=object))
-            with open(os.path.join(args.out, "curves.json"), "w") as f:
-                json.dump(curves, f, indent=1)
+            checkpoint(i, elapsed)
         if done:
             break
     config = {k: v for k, v in vars(args).items()}
-    config.update({"fftSize": M.FFT_SIZE, "hop": M.HOP, "sampleRate": M.SAMPLE_RATE, "dilations": M.DILATIONS, "bestDevMean": best, "steps": i, "trainSongs": len(train)})
+    config.update({"fftSize": M.FFT_SIZE, "hop": M.HOP, "sampleRate": M.SAMPLE_RATE, "dilations": M.DILATIONS, "bestChoice": best, "steps": i, "trainSongs": len(train)})
     with open(os.path.join(args.out, "config.json"), "w") as f:
         json.dump(config, f, indent=1)
-    print(f"done: {i} steps in {(time.time() - started) / 60:.1f} min, best dev mean {best:.2f} dB", flush=True)
+    print(f"done: {i} steps in {(time.time() - started) / 60:.1f} min, best checkpoint score {best:.2f} dB", flush=True)
 
 
 if __name__ == "__main__":

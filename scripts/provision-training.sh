@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The separation network's training-only sources (never needed by the studio, its tests or its benchmarks):
+# the wide training family's soundfonts and speech synthesizer (Debian packages). Called by
+# `npm run train:separation`; idempotent.
+set -euo pipefail
+need_apt=()
+[ -f /usr/share/sounds/sf2/sf_GMbank.sf2 ] || need_apt+=(csound-soundfont)
+[ -f /usr/share/sounds/sf2/OPL-3_FM_128M.sf2 ] || need_apt+=(opl3-soundfont)
+command -v flite >/dev/null 2>&1 || need_apt+=(flite)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  printf '[provision-training] apt-get install %s\n' "${need_apt[*]}" >&2
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
