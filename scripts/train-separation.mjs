@@ -5,7 +5,8 @@
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
 // - Stage 1: 160 × 15 s songs of the dev source family (seed 1); the dev set picks the checkpoint.
-// - Stage 2 (--finetune): starts from the committed network's own weights (onnx_to_params.py) and trains on
+// - Stage 2 (--finetune): starts from stage 1's network (tools/separation-model/runs/v1, read back with
+//   onnx_to_params.py) and trains on
 //   tempo tuning sets 1–2 (dev sources, 14 more grooves) and the wide family (--set wide: sources that are
 //   neither dev nor held-out, 160 × 15 s, seed 1; its Debian packages installed by scripts/provision-training.sh);
 //   the checkpoint is chosen by the mean of the dev set's and a wide validation set's (8 × 20 s, seed 2) SDR.
@@ -26,6 +27,8 @@ const TEMPO_SETS = [1, 2].map((seed) => ({ count: 50, seconds: 20, seed, dir: jo
 const WIDE_SET = { count: 160, seconds: 15, seed: 1, dir: join(ROOT, '.data', 'wide-set-1') };
 const WIDE_VAL = { count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide-set-2') };
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
+/** Stage 1's network as it was committed (the same file, so git stores it once): stage 2 always starts here. */
+const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
 
 function run(command, args, options = {}) {
   console.log(`$ ${command} ${args.join(' ')}`);
@@ -55,7 +58,7 @@ if (finetune) {
   generate('wide', WIDE_VAL);
   mkdirSync(out, { recursive: true });
   const start = join(out, 'start.npz');
-  run(PY, [join(TOOL, 'onnx_to_params.py'), MODEL, start], { cwd: TOOL });
+  run(PY, [join(TOOL, 'onnx_to_params.py'), STAGE1_MODEL, start], { cwd: TOOL });
   const train = [...TEMPO_SETS.map((set) => set.dir), WIDE_SET.dir].join(',');
   run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', WIDE_VAL.dir, '--resume', start, '--lr', '5e-4', '--minutes', '50', '--out', out, ...forwarded], { cwd: TOOL });
 } else {

@@ -7,7 +7,7 @@ import { connect } from 'nats';
 import { request as httpRequest } from 'node:http';
 import { NatsRateWindows, RATE_WINDOWS_BUCKET, rateWindowKey } from '../../services/gateway/src/limits/rate-window.kv';
 import { kvKeyOf } from '../../services/gateway/src/limits/shared-kv-bucket';
-import { UPLOAD_HOLDS_BUCKET } from '../../services/gateway/src/limits/upload-holds.kv';
+import { NatsUploadHolds, UPLOAD_HOLDS_BUCKET } from '../../services/gateway/src/limits/upload-holds.kv';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:14222';
 
@@ -161,19 +161,40 @@ describe('tenant limits: storage quota', () => {
       );
       // What is left beside it still takes a smaller upload (refused by media as no song, not by the quota).
       expect(NO_SONG).toContain((await answeredUpload(person, 3 * MB, { declareLength: true })).status);
+
+      first.abort();
+      expect(await first.answer).toBe('aborted');
+      // The aborted upload gives its room back (once its gateway noticed the abort).
+      for (let tries = 0; (await heldBytes()) > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await heldBytes()).toBe(0);
     } finally {
       first.abort();
+      await nats.drain();
     }
-    expect(await first.answer).toBe('aborted');
-    // The aborted upload gives its room back (once its gateway noticed the abort): 6 MB fits again.
-    for (let tries = 0; (await heldBytes()) > 0 && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await heldBytes()).toBe(0);
-    await nats.drain();
+    // 6 MB fits again; nothing of the three refused uploads was kept.
     expect(NO_SONG).toContain((await answeredUpload(person, 6 * MB, { declareLength: true })).status);
     expect(await objectKeys(prefix)).toEqual(keysBefore);
     expect(await incompleteUploads(prefix)).toEqual([]);
     expect((await usageOf(person)).usedBytes).toBe(used);
   }, 60_000);
+
+  it('holds room exactly for uploads racing on two replicas: of ten 3 MB uploads with 10 MB free, three hold', async () => {
+    const [a, b] = [new NatsUploadHolds({ NATS_URL }), new NatsUploadHolds({ NATS_URL })];
+    try {
+      const owner = `holds-race-${Date.now()}`;
+      // What the use case asks: the room left beside the others' holds (10 MB free, nothing stored).
+      const decide = async (othersBytes: number) => (10 * MB - othersBytes >= 3 * MB ? 3 * MB : 0);
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).hold(owner, `upload-${i}`, decide, Date.now())));
+      const held = answers.map((answer, i) => ({ ...answer, id: `upload-${i}` })).filter((answer) => answer.heldBytes > 0);
+      expect(held).toHaveLength(3);
+      expect(held.map((answer) => answer.othersBytes).sort((x, y) => x - y)).toEqual([0, 3 * MB, 6 * MB]);
+      // Released on either replica, the room is whole again.
+      await Promise.all(held.map((answer, i) => (i % 2 ? b : a).release(owner, answer.id)));
+      expect(await a.hold(owner, 'after', decide, Date.now())).toEqual({ heldBytes: 3 * MB, othersBytes: 0 });
+    } finally {
+      await Promise.all([a.onApplicationShutdown(), b.onApplicationShutdown()]);
+    }
+  });
 
   it('takes an upload that fits, and the usage grows by what it stored', async () => {
     const used = await storedBytes(prefix);

@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   }
   if (set === 'wide') {
     const missing = missingWideTools();
-    if (missing.length > 0) throw new Error(`the wide training set needs ${missing.join(', ')}; npm run train:separation installs them`);
+    if (missing.length > 0) throw new Error(`the wide training set needs ${missing.join(', ')}; scripts/provision-training.sh (run by npm run train:separation -- --finetune) installs them`);
   }
   if (!args.force && isComplete(args)) {
     console.log(`eval set (${set}, v${args.version}) already complete in ${args.out}; nothing to do (--force regenerates)`);

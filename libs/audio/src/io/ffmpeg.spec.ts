@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeAudio, probeMedia } from './ffmpeg';
+import { decodeAudio, PlanarCollector, probeMedia } from './ffmpeg';
 import { encodeWav } from './wav';
 
 jest.setTimeout(30_000);
@@ -63,6 +63,27 @@ describe('decodeAudio (real ffmpeg)', () => {
     expect(audio.right).not.toBe(audio.left);
     audio.right[0] = 42;
     expect(audio.left[0]).not.toBe(42);
+  });
+
+  it('splits pipe chunks of any size and alignment, frames cut anywhere across them', () => {
+    const interleaved = new Float32Array(2 * 5000).map((_, i) => (i % 2 ? -1 : 1) * (i + 0.5));
+    const bytes = Buffer.from(interleaved.buffer);
+    for (const sizes of [[1], [3, 5, 7], [8], [13, 4096, 1], [65_536 + 3]]) {
+      const collector = new PlanarCollector(2, 100, false);
+      // Every chunk starts at an odd offset of its own buffer, as a Buffer.concat slice may.
+      for (let at = 0, k = 0; at < bytes.length; k++) {
+        const size = Math.min(sizes[k % sizes.length], bytes.length - at);
+        const chunk = Buffer.alloc(size + 1).subarray(1);
+        bytes.copy(chunk, 0, at, at + size);
+        collector.push(chunk);
+        at += size;
+      }
+      const { left, right } = collector.finish();
+      expect(left.length).toBe(5000);
+      expect(Array.from(left.subarray(0, 3))).toEqual([0.5, 2.5, 4.5]);
+      expect(Array.from(right.subarray(4997))).toEqual([-9995.5, -9997.5, -9999.5]);
+      expect(left.every((x, i) => x === 2 * i + 0.5) && right.every((x, i) => x === -(2 * i + 1.5))).toBe(true);
+    }
   });
 
   it('fails with the tool error for something that is not audio', async () => {

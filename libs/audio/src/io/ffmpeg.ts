@@ -78,13 +78,18 @@ export async function decodeAudio(
   if (!probe.audio || !sampleRate) throw new MediaToolError('No audio stream', '');
   // Mono is decoded as mono and duplicated here: ffmpeg's mono-to-stereo upmix lowers the level by 3 dB.
   const channels = probe.audio.channels === 1 ? 1 : 2;
-  const planar = new PlanarCollector(channels, Math.ceil(probe.durationSeconds * sampleRate) + sampleRate, options.shared ?? false);
+  // A container can claim any duration: the guess sizes the arrays only up to 20 minutes, past that they grow.
+  const expected = Math.ceil(Math.min(probe.durationSeconds, MAX_PREALLOCATED_SECONDS) * sampleRate) + sampleRate;
+  const planar = new PlanarCollector(channels, expected, options.shared ?? false);
   await runTool(options.ffmpeg ?? 'ffmpeg', [
     '-nostdin', '-v', 'error', '-i', input, '-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(sampleRate),
     '-f', 'f32le', '-acodec', 'pcm_f32le', 'pipe:1',
   ], (chunk) => planar.push(chunk));
   return { sampleRate, ...planar.finish() };
 }
+
+/** The longest duration the probe's word is taken for when sizing a decode's arrays. */
+const MAX_PREALLOCATED_SECONDS = 20 * 60;
 
 /** Bytes of interleaved float PCM copied into aligned memory at a time (pipe chunks are 8–64 kB). */
 const SCRATCH_BYTES = 1 << 16;
@@ -94,7 +99,7 @@ const SCRATCH_BYTES = 1 << 16;
  * mid-frame: each is copied into an aligned scratch block (a memcpy) and the whole frames there are split
  * into the channels; a partial frame waits at the block's start for the next chunk.
  */
-class PlanarCollector {
+export class PlanarCollector {
   private left: Float32Array;
   private right: Float32Array;
   private frames = 0;
@@ -178,12 +183,17 @@ function runTool(command: string, args: string[], onStdout?: (chunk: Buffer) => 
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
+    let failed = false;
     child.stdout.on('data', (chunk: Buffer) => {
       if (!onStdout) return void out.push(chunk);
+      if (failed) return;
       try {
         onStdout(chunk);
       } catch (error) {
+        // The consumer gave up (e.g. out of memory): stop the tool and drop what it still sends.
+        failed = true;
         child.kill('SIGKILL');
+        child.stdout.destroy();
         reject(error as Error);
       }
     });

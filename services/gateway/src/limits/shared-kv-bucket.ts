@@ -8,6 +8,13 @@ export const isKvConflict = (error: unknown): boolean => /wrong last sequence|ke
 /** A KV key for any string (KV keys allow only [-_=.A-Za-z0-9/]). */
 export const kvKeyOf = (text: string): string => Buffer.from(text).toString('base64url');
 
+/**
+ * How long one KV request (or the first connection) may take. Short: the callers fall back when NATS is away
+ * (the rate guard lets the request through, an upload is checked against what is stored alone), and each
+ * request waits this long before it can.
+ */
+const KV_TIMEOUT_MS = 1500;
+
 /** A short random pause after a conflict, so that a crowd of writers does not collide in step. */
 export const conflictPause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.random() * 2));
 
@@ -29,12 +36,12 @@ export class SharedKvBucket {
   }
 
   open(): Promise<KV> {
-    this.connection ??= connect({ servers: this.natsUrl, name: `stemdeck-gateway-${this.name}`, ...NATS_RECONNECT_FOREVER }).catch((error: Error) => {
+    this.connection ??= connect({ servers: this.natsUrl, name: `stemdeck-gateway-${this.name}`, timeout: KV_TIMEOUT_MS, ...NATS_RECONNECT_FOREVER }).catch((error: Error) => {
       this.connection = undefined;
       throw error;
     });
     this.bucket ??= this.connection
-      .then((nats) => nats.jetstream().views.kv(this.name, { ttl: this.ttlMs, history: 1 }))
+      .then((nats) => nats.jetstream({ timeout: KV_TIMEOUT_MS }).views.kv(this.name, { ttl: this.ttlMs, history: 1 }))
       .catch((error: Error) => {
         this.bucket = undefined;
         this.logger.warn(`bucket not ready: ${error.message}`);

@@ -70,6 +70,9 @@ export class MultipartUploadAdapter {
   }
 
   private storeFile(ownerId: string, req: Request, usage: UploadUsage): Promise<StoredUpload> {
+    // A client that went away before the body was read (while its room was being opened) sends no more: its
+    // 'aborted' has already passed, and piping a destroyed request would wait for ever.
+    if (req.destroyed || req.readableAborted) return Promise.reject(new DomainError(400, 'Upload aborted'));
     // The file may take the upload limit or what is left of the user's storage, whichever is less.
     const quotaBound = usage.remainingBytes < MAX_UPLOAD_BYTES;
     const fileLimit = quotaBound ? usage.remainingBytes : MAX_UPLOAD_BYTES;

@@ -26,8 +26,14 @@ export class UploadController {
     const ownerId = currentUser(req).id;
     try {
       const room = await this.openUploadRoom.execute(ownerId, this.multipart.check(req));
-      // The room is held while the file streams; once stored, the object itself counts in the usage.
-      const stored = await this.multipart.store(ownerId, req, room.usage).finally(() => room.release());
+      let stored;
+      try {
+        stored = await this.multipart.store(ownerId, req, room.usage);
+      } finally {
+        // The room is held while the file streams; once stored, the object itself counts in the usage.
+        // Not waited for: a slow release must not hold up the answer (a lost one lapses by itself).
+        void room.release();
+      }
       return await this.receiveUpload.execute(ownerId, stored);
     } catch (error) {
       if (error instanceof UploadTooLargeError) stopReading(req, res, error);
