@@ -60,6 +60,27 @@ export async function probeMedia(input: string, options: { ffprobe?: string } = 
 }
 
 /**
+ * How a decode runs: the rate (the source's unless one is asked for), the channels ffmpeg writes and its
+ * arguments (interleaved little-endian float PCM on stdout). Mono is decoded as mono, for the caller to
+ * duplicate: ffmpeg's mono-to-stereo upmix lowers the level by 3 dB.
+ */
+export async function pcmDecodePlan(
+  input: string,
+  options: { sampleRate?: number; probe?: MediaProbe },
+): Promise<{ probe: MediaProbe; sampleRate: number; channels: 1 | 2; args: string[] }> {
+  // A caller that already probed the input passes its answer instead of running ffprobe twice.
+  const probe = options.probe ?? (await probeMedia(input));
+  const sampleRate = options.sampleRate ?? probe.audio?.sampleRate;
+  if (!probe.audio || !sampleRate) throw new MediaToolError('No audio stream', '');
+  const channels = probe.audio.channels === 1 ? 1 : 2;
+  const args = [
+    '-nostdin', '-v', 'error', '-i', input, '-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(sampleRate),
+    '-f', 'f32le', '-acodec', 'pcm_f32le', 'pipe:1',
+  ];
+  return { probe, sampleRate, channels, args };
+}
+
+/**
  * Decodes the first audio stream of any file or URL ffmpeg reads into planar float stereo.
  * Keeps the source sample rate unless one is asked for; mono is duplicated, more channels are downmixed by ffmpeg.
  *
@@ -72,19 +93,11 @@ export async function decodeAudio(
   input: string,
   options: { sampleRate?: number; ffmpeg?: string; probe?: MediaProbe; shared?: boolean } = {},
 ): Promise<StereoAudio> {
-  // A caller that already probed the input passes its answer instead of running ffprobe twice.
-  const probe = options.probe ?? (await probeMedia(input));
-  const sampleRate = options.sampleRate ?? probe.audio?.sampleRate;
-  if (!probe.audio || !sampleRate) throw new MediaToolError('No audio stream', '');
-  // Mono is decoded as mono and duplicated here: ffmpeg's mono-to-stereo upmix lowers the level by 3 dB.
-  const channels = probe.audio.channels === 1 ? 1 : 2;
+  const { probe, sampleRate, channels, args } = await pcmDecodePlan(input, options);
   // A container can claim any duration: the guess sizes the arrays only up to 20 minutes, past that they grow.
   const expected = Math.ceil(Math.min(probe.durationSeconds, MAX_PREALLOCATED_SECONDS) * sampleRate) + sampleRate;
   const planar = new PlanarCollector(channels, expected, options.shared ?? false);
-  await runTool(options.ffmpeg ?? 'ffmpeg', [
-    '-nostdin', '-v', 'error', '-i', input, '-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(sampleRate),
-    '-f', 'f32le', '-acodec', 'pcm_f32le', 'pipe:1',
-  ], (chunk) => planar.push(chunk));
+  await runTool(options.ffmpeg ?? 'ffmpeg', args, (chunk) => planar.push(chunk));
   return { sampleRate, ...planar.finish() };
 }
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { StereoAudio } from '../types';
-import { MediaToolError, probeMedia, type MediaProbe } from './ffmpeg';
+import { MediaToolError, pcmDecodePlan, type MediaProbe } from './ffmpeg';
 
 /** Frames per decoded chunk: one second at 44.1 kHz, so a decode holds a few hundred kB however long the file. */
 export const DEFAULT_CHUNK_FRAMES = 44_100;
@@ -16,17 +16,10 @@ export async function* decodeAudioStream(
   input: string,
   options: { probe?: MediaProbe; sampleRate?: number; chunkFrames?: number; ffmpeg?: string } = {},
 ): AsyncGenerator<StereoAudio> {
-  const probe = options.probe ?? (await probeMedia(input));
-  const sampleRate = options.sampleRate ?? probe.audio?.sampleRate;
-  if (!probe.audio || !sampleRate) throw new MediaToolError('No audio stream', '');
-  // Mono is decoded as mono and duplicated: ffmpeg's mono-to-stereo upmix lowers the level by 3 dB.
-  const channels = probe.audio.channels === 1 ? 1 : 2;
+  const { sampleRate, channels, args } = await pcmDecodePlan(input, options);
   const chunkFrames = options.chunkFrames ?? DEFAULT_CHUNK_FRAMES;
   const command = options.ffmpeg ?? 'ffmpeg';
-  const child = spawn(command, [
-    '-nostdin', '-v', 'error', '-i', input, '-map', '0:a:0', '-vn', '-ac', String(channels), '-ar', String(sampleRate),
-    '-f', 'f32le', '-acodec', 'pcm_f32le', 'pipe:1',
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const exit = exitOf(child, command);
   const frameBytes = 4 * channels;
   const pending = new Float32Array(chunkFrames * channels);

@@ -1,16 +1,13 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../config';
 import type { RateWindowStore } from './request-rate.limiter';
-import { conflictPause, isKvConflict, kvKeyOf, SharedKvBucket } from './shared-kv-bucket';
+import { kvKeyOf, SharedKvBucket } from './shared-kv-bucket';
 
 /** The KV bucket of request counts; a window's count outlives it by a window, then NATS drops it. */
 export const RATE_WINDOWS_BUCKET = 'stemdeck-rate-windows';
 const BUCKET_TTL_MS = 120_000;
 /** Compare-and-set rounds before giving up on one count (the guard then lets the request through, logged). */
 const MAX_ROUNDS = 500;
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** A KV key for the count of `key` in the window starting at `windowStart` (KV keys allow [-_=.A-Za-z0-9/]). */
 export const rateWindowKey = (key: string, windowStart: number): string => `${kvKeyOf(key)}.${windowStart}`;
@@ -32,24 +29,15 @@ export class NatsRateWindows implements RateWindowStore, OnApplicationShutdown {
   }
 
   async hit(key: string, windowStart: number, limit: number): Promise<number> {
-    const bucket = await this.windows.open();
-    const name = rateWindowKey(key, windowStart);
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const entry = await bucket.get(name);
-      const live = entry !== null && entry.operation === 'PUT';
-      const count = live ? Number(decoder.decode(entry.value)) || 0 : 0;
-      if (count >= limit) return limit + 1;
-      try {
-        if (live) await bucket.update(name, encoder.encode(String(count + 1)), entry.revision);
-        else await bucket.create(name, encoder.encode(String(count + 1)));
-        return count + 1;
-      } catch (error) {
-        if (!isKvConflict(error)) throw error;
-        // Someone counted first: read again.
-        await conflictPause();
-      }
-    }
-    throw new Error(`the count of ${key} kept changing under ${MAX_ROUNDS} attempts`);
+    return this.windows.change(
+      rateWindowKey(key, windowStart),
+      (current) => {
+        const count = current === null ? 0 : Number(current) || 0;
+        // A full window is answered from the read alone: a flood writes nothing.
+        return count >= limit ? { answer: limit + 1 } : { next: String(count + 1), answer: count + 1 };
+      },
+      MAX_ROUNDS,
+    );
   }
 
   onApplicationShutdown(): Promise<void> {

@@ -20,6 +20,30 @@ export function heldBytes(holds: UploadHolds): number {
 }
 
 /**
+ * One hold's change to a user's holds: the lapsed ones dropped, `decide` asked how many bytes this upload takes
+ * beside the others; `next` is the holds to write (undefined: refused, nothing to write).
+ */
+export async function holdStep(
+  holds: UploadHolds,
+  uploadId: string,
+  decide: (othersBytes: number) => Promise<number>,
+  now: number,
+): Promise<{ next?: UploadHolds; answer: { heldBytes: number; othersBytes: number } }> {
+  const live = liveHolds(holds, now);
+  const othersBytes = heldBytes(live);
+  const bytes = await decide(othersBytes);
+  const next = bytes > 0 ? { ...live, [uploadId]: { bytes, until: now + HOLD_LIFETIME_MS } } : undefined;
+  return { next, answer: { heldBytes: bytes, othersBytes } };
+}
+
+/** The holds without this upload's (undefined: it holds nothing, nothing to write). */
+export function releaseStep(holds: UploadHolds, uploadId: string): UploadHolds | undefined {
+  if (!(uploadId in holds)) return undefined;
+  const { [uploadId]: _released, ...rest } = holds;
+  return rest;
+}
+
+/**
  * Holds of every user. `hold` reads the user's holds, then asks `decide` how many bytes this upload takes given
  * what the others hold (0: none, the upload is refused), and writes the hold only if nobody changed the holds
  * in between (else it reads again and asks again); it answers what was held and what the others held.
@@ -36,16 +60,14 @@ export class MemoryUploadHolds implements UploadHoldStore {
   readonly holds = new Map<string, UploadHolds>();
 
   async hold(ownerId: string, uploadId: string, decide: (othersBytes: number) => Promise<number>, now: number) {
-    const holds = liveHolds(this.holds.get(ownerId) ?? {}, now);
-    const othersBytes = heldBytes(holds);
-    const bytes = await decide(othersBytes);
+    const { next, answer } = await holdStep(this.holds.get(ownerId) ?? {}, uploadId, decide, now);
     // (A change made meanwhile by someone else would be lost here; in the specs nobody else writes.)
-    if (bytes > 0) this.holds.set(ownerId, { ...holds, [uploadId]: { bytes, until: now + HOLD_LIFETIME_MS } });
-    return { heldBytes: bytes, othersBytes };
+    if (next) this.holds.set(ownerId, next);
+    return answer;
   }
 
   async release(ownerId: string, uploadId: string) {
-    const { [uploadId]: _released, ...rest } = this.holds.get(ownerId) ?? {};
-    this.holds.set(ownerId, rest);
+    const next = releaseStep(this.holds.get(ownerId) ?? {}, uploadId);
+    if (next) this.holds.set(ownerId, next);
   }
 }
