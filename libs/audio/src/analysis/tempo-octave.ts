@@ -26,13 +26,14 @@ import { pulseSignal } from './pulse';
  * is gone: a half-time groove (snare on 3) is the same pattern as a backbeat at half the tempo, so it pointed the
  * wrong way exactly where it had to decide.
  *
- * LEVEL_WEIGHTS were fitted (softmax regression, L2 0.01 on standardised cues) on development-family material
- * only: the development set (counted twice), the synthetic signals of the analysis specs (click tracks, drum
- * grooves; counted twice) and two tempo tuning sets of 50 songs each (`generate.js --set tempo --seed 1|2`): the
+ * LEVEL_WEIGHTS were fitted (softmax regression, L2 0.01 on standardised cues) on training material only, never on
+ * a held-out set: the development set (counted twice), the synthetic signals of the analysis specs (click tracks,
+ * drum grooves; counted twice), two tempo tuning sets of 50 songs each (`generate.js --set tempo --seed 1|2`: the
  * development sounds playing the grooves musicians play — straight backbeats, half-time feels, trap, one-drop
  * and steppers, shuffles and swing, two-beats and train beats, four-on-the-floor, breakbeats, slow jams, sparse
- * ballads, songs without drums — each labelled with the tempo a musician taps
- * (bench/src/eval-set/tuning/styles.ts).
+ * ballads, songs without drums — each labelled with the tempo a musician taps, bench/src/eval-set/tuning/styles.ts)
+ * and 160 songs of the wide training family (`generate.js --set wide --seed 1`: the same grooves and styles played
+ * by other soundfonts and FM banks, so that the cues are weighed across more than one family of kits).
  */
 export function chooseMetricalLevel(onsets: OnsetEnvelope, bpm: number, minBpm: number, maxBpm: number): number {
   const candidates = [bpm / 2, bpm, bpm * 2].filter((candidate) => candidate >= minBpm && candidate <= maxBpm);
@@ -66,16 +67,16 @@ type Weights = Record<Exclude<keyof LevelFeatures, 'bpm'>, number>;
 
 /** Fitted as described above; raw cue units. */
 export const LEVEL_WEIGHTS: Weights = {
-  octaves: 3.74,
-  octavesSquared: -1.979,
-  evenness: 1.73,
-  cymbalsBeat: 1.18,
-  cymbalsHalf: 1.383,
-  cymbalsQuarter: 1.479,
-  kickBeat: -0.363,
-  kickHalf: -0.264,
-  snareBeat: -0.173,
-  snareHalf: -0.881,
+  octaves: 3.719,
+  octavesSquared: -1.565,
+  evenness: 1.902,
+  cymbalsBeat: 1.72,
+  cymbalsHalf: 1.594,
+  cymbalsQuarter: 1.462,
+  kickBeat: -0.74,
+  kickHalf: -0.684,
+  snareBeat: -0.211,
+  snareHalf: -0.641,
 };
 
 export function levelScore(features: LevelFeatures, weights: Weights = LEVEL_WEIGHTS): number {

@@ -5,12 +5,12 @@
  *
  *   npx esbuild libs/audio/src/analysis/testing/fit-level-weights.ts --bundle --platform=node \
  *     --outfile=/tmp/fit-level-weights.js && node /tmp/fit-level-weights.js \
- *     --fit .data/eval-set --fit .data/tempo-set-1 --fit .data/tempo-set-2 [--check .data/tempo-set-3]
+ *     --fit .data/eval-set --fit .data/tempo-set-1 --fit .data/tempo-set-2 [--check .data/tempo-set-3] [--dump examples.json]
  *
  * The development set (index set "full") and the synthetic signals of the analysis specs count twice in the fit:
  * the development set must stay exact, and the specs' clean click tracks and grooves are unlike any mix.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { decodeWav } from '../../io/wav';
 import type { StereoAudio } from '../../types';
@@ -136,6 +136,12 @@ function main(): void {
     if (ok < inGroup.length) console.log(`  leave-one-groove-out: ${group} ${ok}/${inGroup.length}`);
   }
   console.log(`leave-one-groove-out: ${right}/${all.length}`);
+  const dump = argv[argv.indexOf('--dump') + 1];
+  if (argv.includes('--dump')) {
+    const checks = dirsOf('--check').flatMap((dir) => loadSet(dir).map((e) => ({ ...e, set: path.basename(dir), fitted: false })));
+    const fitted = [...fitSets.flatMap((s) => s.examples.map((e) => ({ ...e, set: path.basename(s.dir) }))), ...spec.map((e) => ({ ...e, set: 'spec' }))];
+    writeFileSync(dump, JSON.stringify({ cues: CUES, examples: [...fitted.map((e) => ({ ...e, fitted: true })), ...checks] }));
+  }
 }
 
 main();
