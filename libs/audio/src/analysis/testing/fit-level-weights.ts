@@ -1,11 +1,13 @@
 /**
  * Fits LEVEL_WEIGHTS (tempo-octave.ts): softmax regression over the metrical-level candidates of labelled songs.
- * Development-family material only; prints the weights, the accuracy on each set, and the accuracy with each kind
- * of groove left out of the fit in turn (how the model does on a groove it has not seen).
+ * Training material only (never a held-out set); prints the weights, the accuracy on each set, and the accuracy
+ * with each kind of groove left out of the fit in turn (how the model does on a groove it has not seen). `--dump`
+ * writes every example's cues, candidates and label as JSON, for trying other cues or models outside this script.
  *
  *   npx esbuild libs/audio/src/analysis/testing/fit-level-weights.ts --bundle --platform=node \
  *     --outfile=/tmp/fit-level-weights.js && node /tmp/fit-level-weights.js \
- *     --fit .data/eval-set --fit .data/tempo-set-1 --fit .data/tempo-set-2 [--check .data/tempo-set-3] [--dump examples.json]
+ *     --fit .data/eval-set --fit .data/tempo-set-1 --fit .data/tempo-set-2 --fit .data/wide-set-1 \
+ *     [--check .data/tempo-set-3 --check .data/wide-set-2 --check .data/wide-set-3] [--dump examples.json]
  *
  * The development set (index set "full") and the synthetic signals of the analysis specs count twice in the fit:
  * the development set must stay exact, and the specs' clean click tracks and grooves are unlike any mix.
