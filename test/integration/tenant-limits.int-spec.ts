@@ -251,6 +251,8 @@ describe('tenant limits: request and message rates', () => {
       // Once full, a window answers from its count: a flood writes nothing.
       expect(await Promise.all(Array.from({ length: 50 }, () => a.hit(key, 60_000, 100)))).toEqual(Array(50).fill(101));
       expect(await stored()).toEqual(full);
+      // Either replica reads the count the next window weighs (a window never used reads 0).
+      expect([await a.count(key, 60_000), await b.count(key, 60_000), await a.count(key, 0)]).toEqual([100, 100, 0]);
       // The next window starts from one.
       expect(await b.hit(key, 120_000, 100)).toBe(1);
     } finally {
@@ -269,8 +271,9 @@ describe('tenant limits: request and message rates', () => {
     }
     expect(refused).toBeDefined();
     expect(statuses.filter((status) => status !== 429 && status !== 400)).toEqual([]);
-    // At most the limit passed before the first refusal (two windows at most, when the burst crossed a minute).
-    expect(statuses.indexOf(429)).toBeLessThanOrEqual(2 * LIMIT);
+    // At most the limit passed before the first refusal, even when the burst crossed a minute: the next window
+    // weighs the last one's count (give or take the one batch still being counted there when it was read).
+    expect(statuses.indexOf(429)).toBeLessThanOrEqual(LIMIT + 50);
     const retryAfter = Number(refused!.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

@@ -28,11 +28,15 @@ export class NatsRateWindows implements RateWindowStore, OnApplicationShutdown {
     this.windows = new SharedKvBucket(config.NATS_URL, RATE_WINDOWS_BUCKET, BUCKET_TTL_MS);
   }
 
+  async count(key: string, windowStart: number): Promise<number> {
+    return Number(await this.windows.read(rateWindowKey(key, windowStart))) || 0;
+  }
+
   async hit(key: string, windowStart: number, limit: number): Promise<number> {
     return this.windows.change(
       rateWindowKey(key, windowStart),
       (current) => {
-        const count = current === null ? 0 : Number(current) || 0;
+        const count = Number(current) || 0;
         // A full window is answered from the read alone: a flood writes nothing.
         return count >= limit ? { answer: limit + 1 } : { next: String(count + 1), answer: count + 1 };
       },

@@ -59,6 +59,12 @@ export class SharedKvBucket {
     return this.bucket;
   }
 
+  /** One entry's value, null when there is none (or it was deleted or expired). */
+  async read(key: string): Promise<string | null> {
+    const entry = await (await this.open()).get(key);
+    return entry !== null && entry.operation === 'PUT' ? decoder.decode(entry.value) : null;
+  }
+
   /**
    * Changes one entry with compare-and-set: reads it (null when there is none), asks `step` what to write, and
    * writes it only if nobody wrote in between (on the entry's revision, or creating it); else reads again and
