@@ -19,15 +19,16 @@ import { pulseSignal } from './pulse';
  *    taken as two interleaved grids of every other pulse, are compared (weaker / stronger) on the band-balanced
  *    flux, so that a thin kick counts as much as a loud snare.
  * 4. A preference over tempo (log2 of the tempo relative to 120 BPM, linear and squared), learned from the same
- *    labels. With the cymbal cue favouring slower levels, the fitted preference rises over the 60–200 BPM range.
+ *    labels.
  * Each periodicity is the pulse signal's autocorrelation summed over ±1 frame around the lag, over three times
- * its value at lag 0, and every cue enters as its log. Score = Σ weight × cue, a softmax model over the
- * candidates; the highest wins. The kick–snare backbeat one beat apart, the cue this choice was built on before,
+ * its value at lag 0, and every cue enters as its log. Each candidate gets a score from its cues (levelScore: a
+ * linear term plus four tanh units, so a cue can count differently depending on the others); the highest wins. The kick–snare backbeat one beat apart, the cue this choice was built on before,
  * is gone: a half-time groove (snare on 3) is the same pattern as a backbeat at half the tempo, so it pointed the
  * wrong way exactly where it had to decide.
  *
- * LEVEL_WEIGHTS were fitted (softmax regression, L2 0.01 on standardised cues) on training material only, never on
- * a held-out set: the development set (counted twice), the synthetic signals of the analysis specs (click tracks,
+ * LEVEL_MODEL (a linear term and four tanh units over the standardised cues, a softmax over the candidates) was
+ * fitted (testing/fit-level-weights.ts: Adam, L2 0.01, a fixed seed) on training material only, never on a
+ * held-out set: the development set (counted twice), the synthetic signals of the analysis specs (click tracks,
  * drum grooves; counted twice), two tempo tuning sets of 50 songs each (`generate.js --set tempo --seed 1|2`: the
  * development sounds playing the grooves musicians play — straight backbeats, half-time feels, trap, one-drop
  * and steppers, shuffles and swing, two-beats and train beats, four-on-the-floor, breakbeats, slow jams, sparse
@@ -63,25 +64,65 @@ export interface LevelFeatures {
   snareHalf: number;
 }
 
-type Weights = Record<Exclude<keyof LevelFeatures, 'bpm'>, number>;
+/** The cues the level model reads, in the order of its weights. */
+export const LEVEL_CUES = [
+  'octaves',
+  'octavesSquared',
+  'evenness',
+  'cymbalsBeat',
+  'cymbalsHalf',
+  'cymbalsQuarter',
+  'kickBeat',
+  'kickHalf',
+  'snareBeat',
+  'snareHalf',
+] as const satisfies readonly Exclude<keyof LevelFeatures, 'bpm'>[];
 
-/** Fitted as described above; raw cue units. */
-export const LEVEL_WEIGHTS: Weights = {
-  octaves: 3.719,
-  octavesSquared: -1.565,
-  evenness: 1.902,
-  cymbalsBeat: 1.72,
-  cymbalsHalf: 1.594,
-  cymbalsQuarter: 1.462,
-  kickBeat: -0.74,
-  kickHalf: -0.684,
-  snareBeat: -0.211,
-  snareHalf: -0.641,
+/**
+ * A candidate's score: its cues standardised (minus `mean`, over `scale`), then a linear term plus a few tanh
+ * units, so that a cue can weigh differently depending on the others (the cymbals' subdivisions count for more
+ * at slow candidates, say). Scores compare candidates of one song only (a softmax over them when fitted).
+ */
+export interface LevelModel {
+  mean: number[];
+  scale: number[];
+  linear: number[];
+  /** One row of weights per cue, one column per unit. */
+  hidden: number[][];
+  hiddenBias: number[];
+  output: number[];
+}
+
+/** Fitted as described above (testing/fit-level-weights.ts prints it). */
+export const LEVEL_MODEL: LevelModel = {
+  mean: [-0.1542, 0.2992, -0.3401, -1.0101, -1.4853, -2.7744, -1.4224, -1.8419, -1.0699, -1.5216],
+  scale: [0.5248, 0.276, 0.5259, 0.4569, 1.027, 1.6105, 0.6715, 0.9882, 0.5466, 1.1402],
+  linear: [0.6827, -0.3275, 0.4108, 0.0656, 0.5076, 0.2654, -0.2254, -0.083, 0.2499, -0.1823],
+  hidden: [
+    [-0.1217, 0.7773, 0.1917, -0.9853], // octaves
+    [-0.1115, -0.3544, 0.2043, 0.3445], // octavesSquared
+    [0.5785, 0.1882, 0.189, -0.0592], // evenness
+    [0.1486, 0.3801, 0.0208, -0.0989], // cymbalsBeat
+    [0.0944, 0.1665, 0.553, -0.6919], // cymbalsHalf
+    [1.3364, 0.4048, 1.1383, -0.4599], // cymbalsQuarter
+    [-0.0411, 0.1151, -0.0378, -0.1953], // kickBeat
+    [-0.0847, -0.1117, 0.1052, 0.2399], // kickHalf
+    [0.1393, 0.1081, -0.0907, 0.1064], // snareBeat
+    [-0.545, -0.1489, 0.1868, 0.2126], // snareHalf
+  ],
+  hiddenBias: [1.1141, -0.7505, 0.696, 0.8261],
+  output: [1.6779, 1.0891, 1.2967, -1.478],
 };
 
-export function levelScore(features: LevelFeatures, weights: Weights = LEVEL_WEIGHTS): number {
+export function levelScore(features: LevelFeatures, model: LevelModel = LEVEL_MODEL): number {
+  const x = LEVEL_CUES.map((cue, j) => (features[cue] - model.mean[j]) / model.scale[j]);
   let score = 0;
-  for (const name of Object.keys(weights) as (keyof Weights)[]) score += weights[name] * features[name];
+  x.forEach((value, j) => (score += model.linear[j] * value));
+  model.output.forEach((weight, unit) => {
+    let sum = model.hiddenBias[unit];
+    x.forEach((value, j) => (sum += model.hidden[j][unit] * value));
+    score += weight * Math.tanh(sum);
+  });
   return score;
 }
 
