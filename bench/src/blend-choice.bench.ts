@@ -4,7 +4,8 @@
  * (each window's vocals, drums and bass from the fast engine, 'other' the rest). The overlap-add is linear, so any
  * shares' stems are those two mixed, and their SDR follows exactly from a few sums per track: for a stem k,
  * error = (s − m) − w·(f − m); for 'other' (the mix less the three blended stems) error = r + Σ w_k·(f_k − m_k)
- * with r its error at w = 0. The whole grid (0…1 in steps of 0.1 for vocals, drums and bass) is then scored
+ * with r = s − (mix − Σ m_k), taken as s − (f_other + Σ d_k) since the all-fast run's 'other' is mix − Σ f_k: exact
+ * whatever the network's own 'other' is. The whole grid (0…1 in steps of 0.1 for vocals, drums and bass) is then scored
  * without separating again; the shares with the best mean SDR over the four stems are printed.
  *
  *   npx tsc -b bench && node bench/dist/blend-choice.bench.js [--dir .data/eval-set]
@@ -33,6 +34,11 @@ function sums(reference: StemSet, model: StemSet, fast: StemSet): TrackSums {
   const d = [0, 0, 0];
   for (const channel of ['left', 'right'] as const) {
     const length = reference.other[channel].length;
+    for (const stems of [reference, model, fast]) {
+      for (const stem of [...BLENDED, 'other'] as const) {
+        if (stems[stem][channel].length !== length) throw new Error(`a ${stem} stem has ${stems[stem][channel].length} samples, the reference ${length}`);
+      }
+    }
     for (let i = 0; i < length; i++) {
       BLENDED.forEach((stem, k) => {
         const s = reference[stem][channel][i];
@@ -44,7 +50,7 @@ function sums(reference: StemSet, model: StemSet, fast: StemSet): TrackSums {
         stems[k].c += d[k] * d[k];
       });
       const s = reference.other[channel][i];
-      const r = s - model.other[channel][i];
+      const r = s - (fast.other[channel][i] + d[0] + d[1] + d[2]);
       other.signal += s * s;
       other.rr += r * r;
       for (let k = 0; k < 3; k++) {
@@ -63,7 +69,7 @@ function scoreShares(tracks: TrackSums[], w: number[]): number[] {
   const total = [0, 0, 0, 0];
   for (const t of tracks) {
     t.stems.forEach((s, k) => (total[k] += sdr(s.signal, s.a - 2 * w[k] * s.b + w[k] * w[k] * s.c)));
-    // 'other' = mix − Σ blended: its error is r + Σ w_k d_k (the model's 'other' is the mix less its three).
+    // 'other' = mix − Σ blended: its error is r + Σ w_k d_k.
     let error = t.other.rr;
     for (let k = 0; k < 3; k++) {
       error += 2 * w[k] * t.other.rd[k];

@@ -22,9 +22,10 @@ import { pulseSignal } from './pulse';
  *    labels.
  * Each periodicity is the pulse signal's autocorrelation summed over ±1 frame around the lag, over three times
  * its value at lag 0, and every cue enters as its log. Each candidate gets a score from its cues (levelScore: a
- * linear term plus four tanh units, so a cue can count differently depending on the others); the highest wins. The kick–snare backbeat one beat apart, the cue this choice was built on before,
- * is gone: a half-time groove (snare on 3) is the same pattern as a backbeat at half the tempo, so it pointed the
- * wrong way exactly where it had to decide.
+ * linear term plus four tanh units, so a cue can count differently depending on the others); the highest wins.
+ * The kick–snare backbeat one beat apart, the cue this choice was built on before, is gone: a half-time groove
+ * (snare on 3) is the same pattern as a backbeat at half the tempo, so it pointed the wrong way exactly where it
+ * had to decide.
  *
  * LEVEL_MODEL (a linear term and four tanh units over the standardised cues, a softmax over the candidates) was
  * fitted (testing/fit-level-weights.ts: Adam, L2 0.01, a fixed seed) on training material only, never on a

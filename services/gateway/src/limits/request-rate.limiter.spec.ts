@@ -67,6 +67,17 @@ describe('RequestRateLimiter', () => {
     expect((await limiter.check('user:ana', start + MINUTE + 18_000)).allowed).toBe(true);
   });
 
+  it('names a Retry-After that has room at exact boundaries too (whole-number arithmetic)', async () => {
+    const limiter = new RequestRateLimiter(new MemoryWindows(), 10, MINUTE);
+    expect(await burst(limiter, 10, start + 30_000)).toBe(10);
+    // 39 s into the next window the previous ten weigh 3.5 → 4: six fit, the seventh waits until they weigh 3.
+    expect(await burst(limiter, 7, start + MINUTE + 39_000)).toBe(6);
+    expect(await limiter.check('user:ana', start + MINUTE + 39_000)).toEqual({ allowed: false, retryAfterSeconds: 3 });
+    // 10 × 18/60 is 3.0000000000000004 in floating point; counted in whole milliseconds it is 3.
+    expect((await limiter.check('user:ana', start + MINUTE + 41_999)).allowed).toBe(false);
+    expect((await limiter.check('user:ana', start + MINUTE + 42_000)).allowed).toBe(true);
+  });
+
   it('refuses at the very start of a window after a full one, asking to wait at least a second', async () => {
     const limiter = new RequestRateLimiter(new MemoryWindows(), 2, MINUTE);
     expect(await burst(limiter, 2, start + MINUTE - 1)).toBe(2);

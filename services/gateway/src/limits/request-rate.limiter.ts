@@ -16,11 +16,15 @@ export interface RateDecision {
 }
 
 /**
- * A sliding-window counter: at most `limit` requests per key in any span of `windowMs`, counted in a store every
+ * A sliding-window counter: about `limit` requests per key in any span of `windowMs`, counted in a store every
  * replica shares, so two replicas give one user one limit, not two. Counts are kept per fixed window; a request
  * also counts the previous window's requests weighted by how much of that window still lies within the last
- * `windowMs` (taken as spread evenly over it). So a window's edge no longer lets twice the limit through: a burst
- * at the end of one window leaves the next one almost no room until it has slid past.
+ * `windowMs`, as if they had been spread evenly over it. So a window's edge no longer lets twice the limit
+ * through at once (a burst at the end of one window leaves the next almost no room until it has slid past);
+ * being an estimate, it can still let nearly twice through over a span just under `windowMs` (a burst at the end
+ * of one window, another near the end of the next). The weight is rounded up, so after a window with any request
+ * the next one holds at most limit − 1: negligible at the default of 600 a minute, strict at a limit of 1 or 2.
+ * All arithmetic is on whole milliseconds and counts, so a Retry-After names a moment that really has room.
  */
 export class RequestRateLimiter {
   constructor(
@@ -32,30 +36,35 @@ export class RequestRateLimiter {
   async check(key: string, now: number): Promise<RateDecision> {
     const windowStart = now - (now % this.windowMs);
     const previous = await this.store.count(key, windowStart - this.windowMs);
-    const room = this.limit - Math.ceil(previous * this.previousShare(windowStart, now));
-    // The room only grows through a window, so whatever this window holds was counted within it: a refused
-    // request finds the window holding exactly the room it has now (or nothing, when the room is none yet).
+    const room = this.limit - this.weighted(previous, windowStart + this.windowMs - now);
+    // The room grows through a window, so what this window holds was counted with at most the room there is now:
+    // a refused request finds it holding that room (nothing, when there is none yet). A request of the previous
+    // window still being counted when this one read it, or replicas whose clocks disagree, can make it a little
+    // more, and the Retry-After then a little early.
     if (room <= 0) return { allowed: false, retryAfterSeconds: this.secondsUntilRoom(windowStart, now, previous, 0) };
     const count = await this.store.hit(key, windowStart, room);
     if (count <= room) return { allowed: true, retryAfterSeconds: 0 };
     return { allowed: false, retryAfterSeconds: this.secondsUntilRoom(windowStart, now, previous, room) };
   }
 
-  /** How much of the previous window still lies within the last `windowMs` at `now`: 1 at the window's start, 0 at its end. */
-  private previousShare(windowStart: number, now: number): number {
-    return 1 - (now - windowStart) / this.windowMs;
+  /** `count` requests of the previous window weighted by the `overlapMs` of it still within the last window, rounded up. */
+  private weighted(count: number, overlapMs: number): number {
+    return Math.ceil((count * overlapMs) / this.windowMs);
   }
 
   /**
    * Whole seconds from `now` until one more request fits, nothing more being sent: within this window once the
-   * previous one's weighted count has fallen to limit − counted − 1, or else in the next window once this one's has.
+   * previous one weighs limit − counted − 1 or less, or else in the next window once this one weighs limit − 1.
+   * At most a window and a window / limit away (two windows at a limit of 1).
    */
   private secondsUntilRoom(windowStart: number, now: number, previous: number, counted: number): number {
     const left = this.limit - counted - 1;
+    const windowEnd = windowStart + this.windowMs;
+    // weighted(c, overlap) <= n exactly when overlap <= n·window / c.
     const at =
       left >= 0 && previous > 0
-        ? windowStart + this.windowMs * (1 - left / previous)
-        : windowStart + this.windowMs * (2 - (this.limit - 1) / Math.max(counted, 1));
+        ? windowEnd - (left * this.windowMs) / previous
+        : windowEnd + this.windowMs - ((this.limit - 1) * this.windowMs) / Math.max(counted, 1);
     return Math.max(1, Math.ceil((at - now) / 1000));
   }
 }

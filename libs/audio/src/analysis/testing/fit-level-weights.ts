@@ -9,7 +9,10 @@
  *   npx esbuild libs/audio/src/analysis/testing/fit-level-weights.ts --bundle --platform=node \
  *     --outfile=/tmp/fit-level-weights.js && node /tmp/fit-level-weights.js \
  *     --fit .data/eval-set --fit .data/tempo-set-1 --fit .data/tempo-set-2 --fit .data/wide-set-1 \
- *     [--check .data/tempo-set-3 --check .data/wide-set-2 --check .data/wide-set-3] [--dump examples.json]
+ *     [--check .data/tempo-set-3 --check .data/wide-set-2 --check .data/wide-set-3] [--dump examples.json] [--shipped]
+ *
+ * `--shipped` prints the accuracy of the LEVEL_MODEL in tempo-octave.ts instead of the one just fitted (to check
+ * that what ships is what was fitted).
  *
  * The development set (index set "full") and the synthetic signals of the analysis specs count twice in the fit:
  * the development set must stay exact, and the specs' clean click tracks and grooves are unlike any mix.
@@ -143,7 +146,8 @@ function fit(examples: Example[]): LevelModel {
   const round = (value: number) => Number(value.toFixed(4));
   return {
     mean: mean.map(round),
-    scale: scale.map(round),
+    // A cue that hardly varies must not round to a zero scale (the score would divide by it).
+    scale: scale.map((value) => Math.max(1e-4, round(value))),
     linear: params.slice(at.linear, at.hidden).map(round),
     hidden: LEVEL_CUES.map((_, j) => params.slice(at.hidden + j * UNITS, at.hidden + (j + 1) * UNITS).map(round)),
     hiddenBias: params.slice(at.bias, at.output).map(round),

@@ -1,6 +1,7 @@
 import { STEM_TYPES, type SeparationProgress, type StemSet, type StereoAudio } from '../../types';
 import { globalSdr } from '../metrics';
 import { createFastSeparator } from './fast-separator';
+import { fastParameters } from './parameters';
 
 // Typed-array code runs several times slower under jest's module sandbox than in plain node.
 jest.setTimeout(30_000);
@@ -100,6 +101,16 @@ describe('FastSeparator', () => {
       expect(Buffer.from(first[stem].left.buffer).equals(Buffer.from(second[stem].left.buffer))).toBe(true);
       expect(Buffer.from(first[stem].right.buffer).equals(Buffer.from(second[stem].right.buffer))).toBe(true);
     }
+  });
+
+  it("takes a tuning's constants instead of its own (a tuning benchmark's hook), the rest from the track's rate", async () => {
+    const { mixture } = toyMultitrack(22050, 3);
+    const own = await inThread().separate(mixture);
+    const same = await createFastSeparator({ threads: 0, tuning: { bassVocalShare: fastParameters(22050).bassVocalShare } }).separate(mixture);
+    const tuned = await createFastSeparator({ threads: 0, tuning: { vocalCentreFrom: 0.1, vocalCentreTo: 0.2 } }).separate(mixture);
+    expect(Buffer.from(same.vocals.left.buffer).equals(Buffer.from(own.vocals.left.buffer))).toBe(true);
+    expect(Buffer.from(tuned.vocals.left.buffer).equals(Buffer.from(own.vocals.left.buffer))).toBe(false);
+    expect(maxSumError(tuned, mixture)).toBeLessThan(1e-6);
   });
 
   it('separates in the calling thread when the worker script is not built (as under jest)', async () => {

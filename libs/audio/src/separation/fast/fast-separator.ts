@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { StereoStft, type StereoSamples } from '../../dsp';
 import type { SeparationProgress, Separator, StemSet, StereoAudio } from '../../types';
-import { fastParameters } from './parameters';
+import { fastParameters, type FastTuning } from './parameters';
 import { SegmentSeparator, type StemBuffers } from './separate-segment';
 import { maxAnalysisFrames, planSegments } from './segments';
 import { segmentWorkerAvailable, separateInWorkers } from './worker-pool';
@@ -13,6 +13,8 @@ export interface FastSeparatorOptions {
    * (running from sources) separation always happens in the calling thread. The result is identical either way.
    */
   threads?: number;
+  /** Tuning constants to use instead of the engine's own (those that do not depend on the sample rate): for tuning benchmarks. */
+  tuning?: FastTuning;
 }
 
 const MAX_DEFAULT_THREADS = 4;
@@ -43,7 +45,7 @@ export class FastSeparator implements Separator {
     const length = mixture.left.length;
     if (mixture.right.length !== length) throw new Error('left and right channels differ in length');
     if (!(mixture.sampleRate > 0)) throw new Error(`invalid sample rate ${mixture.sampleRate}`);
-    const params = fastParameters(mixture.sampleRate);
+    const params = { ...fastParameters(mixture.sampleRate), ...this.options.tuning };
     const stft = new StereoStft(params.fftSize, params.hop);
     const segments = planSegments({
       totalFrames: stft.frameCount(length),

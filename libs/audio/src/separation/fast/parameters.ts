@@ -47,6 +47,26 @@ export interface FastParameters {
   voicingTo: number;
 }
 
+/** The constants that mean the same at any sample rate (weights, shares, ratios, kernel stages): what a tuning may change. */
+export type FastTuning = Partial<
+  Pick<
+    FastParameters,
+    | 'harmonicStages'
+    | 'percussiveStages'
+    | 'percussiveWeights'
+    | 'lowPercussiveStages'
+    | 'vocalCentreFrom'
+    | 'vocalCentreTo'
+    | 'vocalCentreReference'
+    | 'vocalCentreMaxShift'
+    | 'bassVocalShare'
+    | 'reverbGainMin'
+    | 'reverbGainMax'
+    | 'voicingFrom'
+    | 'voicingTo'
+  >
+>;
+
 /**
  * STFT length ≈ 93 ms (4096 at 44.1/48 kHz): 11 Hz bins resolve bass partials from one another and from
  * the kick's broad low bump, which matters more for SDR than drum-attack sharpness. 50 % overlap: masks at
