@@ -1,6 +1,7 @@
 // Trains Stemdeck's separation network and exports it where the engines load it from.
 //   npm run train:separation [-- --minutes 45 --hidden 192 --out .data/separation-runs/v1]        stage 1, from scratch
-//   npm run train:separation -- --finetune [--minutes 50 --out .data/separation-runs/v2]           stage 2, from the committed network
+//   npm run train:separation -- --finetune [--minutes 50 --out .data/separation-runs/v2]           stage 2, from stage 1's network
+//   npm run train:separation -- --stage3 [--minutes 60 --out .data/separation-runs/v3]             stage 3, from stage 2's network (the committed one)
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -10,6 +11,8 @@
 //   tempo tuning sets 1–2 (dev sources, 14 more grooves) and the wide family (--set wide: sources that are
 //   neither dev nor held-out, 160 × 15 s, seed 1; its Debian packages installed by scripts/provision-training.sh);
 //   the checkpoint is chosen by the mean of the dev set's and a wide validation set's (8 × 20 s, seed 2) SDR.
+// - Stage 3 (--stage3): starts from stage 2's network (tools/separation-model/runs/v2) and trains on the same
+//   sets plus a second wide set (88 × 30 s, seed 3) at half the learning rate; the same checkpoint rule.
 // Re-measure with `npm run bench:separation` afterwards and update libs/audio/models/stemdeck-masknet.json
 // (figures and regression floors).
 import { spawnSync } from 'node:child_process';
@@ -26,9 +29,16 @@ const DEV_DIR = join(ROOT, '.data', 'eval-set');
 const TEMPO_SETS = [1, 2].map((seed) => ({ count: 50, seconds: 20, seed, dir: join(ROOT, '.data', `tempo-set-${seed}`) }));
 const WIDE_SET = { count: 160, seconds: 15, seed: 1, dir: join(ROOT, '.data', 'wide-set-1') };
 const WIDE_VAL = { count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide-set-2') };
+const WIDE_SET_3 = { count: 88, seconds: 30, seed: 3, dir: join(ROOT, '.data', 'wide-set-3') };
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
-/** Stage 1's network as it was committed (the same file, so git stores it once): stage 2 always starts here. */
+/** Stage 1's and stage 2's networks as they were committed (the same files, so git stores each once). */
 const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
+const STAGE2_MODEL = join(TOOL, 'runs', 'v2', 'stemdeck-masknet.onnx');
+/** The fine-tuning stages: the network each starts from, the sets it trains on, its learning rate and minutes. */
+const FINETUNE = {
+  2: { from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
+  3: { from: STAGE2_MODEL, wide: [WIDE_SET, WIDE_SET_3], lr: '2.5e-4', minutes: '60' },
+};
 
 function run(command, args, options = {}) {
   console.log(`$ ${command} ${args.join(' ')}`);
@@ -41,8 +51,8 @@ const option = (name, fallback) => {
   const at = passed.indexOf(`--${name}`);
   return at >= 0 ? passed[at + 1] : fallback;
 };
-const finetune = passed.includes('--finetune');
-const out = option('out', join(ROOT, '.data', 'separation-runs', finetune ? 'v2' : 'v1'));
+const stage = passed.includes('--stage3') ? 3 : passed.includes('--finetune') ? 2 : 1;
+const out = option('out', join(ROOT, '.data', 'separation-runs', `v${stage}`));
 const generate = (set, { count, seconds, seed }) =>
   run(process.execPath, ['bench/dist/eval-set/generate.js', '--set', set, '--count', String(count), '--seconds', String(seconds), '--seed', String(seed)]);
 
@@ -50,17 +60,17 @@ if (!existsSync(PY)) run('python3', ['-m', 'venv', VENV]);
 run(PY, ['-m', 'pip', 'install', '--quiet', '-r', join(TOOL, 'requirements.txt')]);
 run('npx', ['tsc', '-b', 'bench']);
 run(process.execPath, ['bench/dist/eval-set/generate.js']);
-const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && passed[i] !== '--finetune');
-if (finetune) {
+const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && passed[i] !== '--finetune' && passed[i] !== '--stage3');
+if (stage > 1) {
+  const { from, wide, lr, minutes } = FINETUNE[stage];
   run('bash', [join(ROOT, 'scripts', 'provision-training.sh')]);
   for (const set of TEMPO_SETS) generate('tempo', set);
-  generate('wide', WIDE_SET);
-  generate('wide', WIDE_VAL);
+  for (const set of [...wide, WIDE_VAL]) generate('wide', set);
   mkdirSync(out, { recursive: true });
   const start = join(out, 'start.npz');
-  run(PY, [join(TOOL, 'onnx_to_params.py'), STAGE1_MODEL, start], { cwd: TOOL });
-  const train = [...TEMPO_SETS.map((set) => set.dir), WIDE_SET.dir].join(',');
-  run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', WIDE_VAL.dir, '--resume', start, '--lr', '5e-4', '--minutes', '50', '--out', out, ...forwarded], { cwd: TOOL });
+  run(PY, [join(TOOL, 'onnx_to_params.py'), from, start], { cwd: TOOL });
+  const train = [...TEMPO_SETS, ...wide].map((set) => set.dir).join(',');
+  run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', WIDE_VAL.dir, '--resume', start, '--lr', lr, '--minutes', minutes, '--out', out, ...forwarded], { cwd: TOOL });
 } else {
   generate('train', TRAIN_SET);
   run(PY, [join(TOOL, 'train.py'), '--train', TRAIN_DIR, '--dev', DEV_DIR, '--out', out, ...forwarded], { cwd: TOOL });

@@ -1,17 +1,18 @@
 """Writes libs/audio/models/stemdeck-masknet.json: the run that made the committed model, and regression floors.
 
-  python card.py <run dir> <card.json> '<floors json>' [--stage2]
+  python card.py <run dir> <card.json> '<floors json>' [--stage2|--stage3]
 Floors are what the unit test holds the runner to on libs/audio/models/regression (6 s of a dev song):
-the SDR measured on the exported model minus a margin, per engine and stem. With --stage2 the run is the
-second stage (train.py --resume, a validation set beside dev); the card keeps stage 1's summary under
-"stage1" and describes the fine-tuning run.
+the SDR measured on the exported model minus a margin, per engine and stem. With --stage2 or --stage3 the run
+is a fine-tuning stage (train.py --resume, a validation set beside dev); the card keeps the earlier stages'
+summaries ("stage1", and with --stage3 "stage2": what the card described before) and describes this run.
 """
 import json
 import os
 import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-stage2 = "--stage2" in sys.argv
+stage = 3 if "--stage3" in sys.argv else 2 if "--stage2" in sys.argv else 1
+stage2 = stage > 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
 config = json.load(open(os.path.join(run, "config.json"))) if os.path.exists(os.path.join(run, "config.json")) else {}
@@ -24,23 +25,27 @@ if with_val:
 card = {
     "model": "stemdeck-masknet",
     "contract": "input magnitude [1,2,T,2049] (|STFT| left, right; 44.1 kHz, sqrt-Hann 4096, hop 1024) -> masks [1,4,T,2049] (vocals, drums, bass, other; softmax)",
-    "recipe": "npm run train:separation" + (" -- --finetune" if stage2 else "") + " (tools/separation-model/README.md)",
-    "trainingSet": (
-        "stage 2: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2"
-        if stage2
-        else "bench/src/eval-set --set train --count 160 --seconds 15 --seed 1 (dev source family only)"
-    ),
+    "recipe": "npm run train:separation" + {1: "", 2: " -- --finetune", 3: " -- --stage3"}[stage] + " (tools/separation-model/README.md)",
+    "trainingSet": {
+        1: "bench/src/eval-set --set train --count 160 --seconds 15 --seed 1 (dev source family only)",
+        2: "stage 2: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
+        3: "stage 3, from stage 2's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 3 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
+    }[stage],
     "seed": config.get("seed", 16),
     "hidden": 192 if stage2 else config.get("hidden"),
     "stepsRun": config.get("steps", curves["step"][-1]),
     "checkpoint": checkpoint,
-    "checkpointChoice": "mean of dev and validation mean SDR (step 0 is stage 1's network)" if with_val else "dev mean SDR",
+    "checkpointChoice": f"mean of dev and validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_val else "dev mean SDR",
     "machine": "2-core CPU (jax 0.10.2, CPU)",
     "curves": curves,
     "regression": floors,
 }
+SUMMARY = ("recipe", "trainingSet", "seed", "hidden", "stepsRun", "checkpoint", "checkpointChoice", "machine", "curves")
 if stage2:
     previous = json.load(open(dst))
-    card["stage1"] = previous.get("stage1") or {k: previous[k] for k in ("recipe", "trainingSet", "seed", "hidden", "stepsRun", "checkpoint", "machine", "curves") if k in previous}
+    summary = {k: previous[k] for k in SUMMARY if k in previous}
+    card["stage1"] = previous.get("stage1") or summary
+    if stage == 3:
+        card["stage2"] = previous.get("stage2") or summary
 json.dump(card, open(dst, "w"), indent=1)
 print(f"wrote {dst}")

@@ -17,9 +17,9 @@ export const ENGINE_QUALITY: Record<EngineName, string> = { fast: 'good', hybrid
  * Shown beside the engine in the mixer; an operator's own model has none.
  */
 export const SHIPPED_ENGINE_FIGURES: Partial<Record<EngineName, { heldOutSdrDb: number; realTimeFactor: number }>> = {
-  fast: { heldOutSdrDb: 3.15, realTimeFactor: 84 },
-  hybrid: { heldOutSdrDb: 4.06, realTimeFactor: 17.6 },
-  quality: { heldOutSdrDb: 4.09, realTimeFactor: 10.8 },
+  fast: { heldOutSdrDb: 3.23, realTimeFactor: 84 },
+  hybrid: { heldOutSdrDb: 4.29, realTimeFactor: 18 },
+  quality: { heldOutSdrDb: 4.32, realTimeFactor: 11.1 },
 };
 
 const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 'STEM_MODEL_QUALITY'> = {
