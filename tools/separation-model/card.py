@@ -12,7 +12,7 @@ import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 stage = 3 if "--stage3" in sys.argv else 2 if "--stage2" in sys.argv else 1
-stage2 = stage > 1
+finetuned = stage > 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
 config = json.load(open(os.path.join(run, "config.json"))) if os.path.exists(os.path.join(run, "config.json")) else {}
@@ -32,7 +32,7 @@ card = {
         3: "stage 3, from stage 2's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 3 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
     }[stage],
     "seed": config.get("seed", 16),
-    "hidden": 192 if stage2 else config.get("hidden"),
+    "hidden": 192 if finetuned else config.get("hidden"),
     "stepsRun": config.get("steps", curves["step"][-1]),
     "checkpoint": checkpoint,
     "checkpointChoice": f"mean of dev and validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_val else "dev mean SDR",
@@ -40,8 +40,8 @@ card = {
     "curves": curves,
     "regression": floors,
 }
-SUMMARY = ("recipe", "trainingSet", "seed", "hidden", "stepsRun", "checkpoint", "checkpointChoice", "machine", "curves")
-if stage2:
+SUMMARY = ("recipe", "trainingSet", "seed", "hidden", "stepsRun", "checkpoint", "checkpointChoice", "machine", "curves", "regression")
+if finetuned:
     previous = json.load(open(dst))
     summary = {k: previous[k] for k in SUMMARY if k in previous}
     card["stage1"] = previous.get("stage1") or summary

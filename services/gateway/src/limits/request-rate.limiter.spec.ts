@@ -73,7 +73,7 @@ describe('RequestRateLimiter', () => {
     // 39 s into the next window the previous ten weigh 3.5 → 4: six fit, the seventh waits until they weigh 3.
     expect(await burst(limiter, 7, start + MINUTE + 39_000)).toBe(6);
     expect(await limiter.check('user:ana', start + MINUTE + 39_000)).toEqual({ allowed: false, retryAfterSeconds: 3 });
-    // 10 × 18/60 is 3.0000000000000004 in floating point; counted in whole milliseconds it is 3.
+    // As a share, 10 × (1 − 42/60) is 3.0000000000000004 in floating point; counted in whole milliseconds it is 3.
     expect((await limiter.check('user:ana', start + MINUTE + 41_999)).allowed).toBe(false);
     expect((await limiter.check('user:ana', start + MINUTE + 42_000)).allowed).toBe(true);
   });

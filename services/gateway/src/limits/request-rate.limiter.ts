@@ -61,10 +61,11 @@ export class RequestRateLimiter {
     const left = this.limit - counted - 1;
     const windowEnd = windowStart + this.windowMs;
     // weighted(c, overlap) <= n exactly when overlap <= n·window / c.
+    // Rounded to the whole millisecond on the late side, so that moment has room too.
     const at =
       left >= 0 && previous > 0
-        ? windowEnd - (left * this.windowMs) / previous
-        : windowEnd + this.windowMs - ((this.limit - 1) * this.windowMs) / Math.max(counted, 1);
+        ? windowEnd - Math.floor((left * this.windowMs) / previous)
+        : windowEnd + this.windowMs - Math.floor(((this.limit - 1) * this.windowMs) / Math.max(counted, 1));
     return Math.max(1, Math.ceil((at - now) / 1000));
   }
 }

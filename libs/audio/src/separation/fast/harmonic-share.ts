@@ -52,8 +52,9 @@ function percussiveWeight(bin: number, params: FastParameters): number {
  * percussive. The exponent e = 1.5 on these powers sharpens the split a little (plain power ratios score
  * lower here). The weight w depends on frequency: above ≈ 3 kHz a steady hi-hat or shaker pattern looks
  * steady to the horizontal median while pitched instruments have little energy there, so percussive
- * evidence counts up to 16× by 6 kHz; it counts 1.4× below ≈ 150 Hz, where the kick's energy is, and
- * 0.7× between 400 Hz and 1 kHz, where voices and chords crowd (values tuned on the eval set).
+ * evidence counts up to 16× by 6 kHz; it counts 1.6× below ≈ 150 Hz, where the kick's energy is, and 0.3×
+ * at 400 Hz rising to 0.5× at 1 kHz, where voices and chords crowd (first tuned on the development set, the
+ * low three anchors re-tuned on the wide training family: parameters.ts).
  *
  * Below `lowBandBins` the vertical kernel is much narrower (≈ 55 Hz instead of ≈ 290 Hz): there a bass
  * line's partials sit a few bins apart and a wide kernel would call their comb "broadband". The low band

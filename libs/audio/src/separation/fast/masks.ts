@@ -63,7 +63,7 @@ export class MaskWorkspace {
  * 3. Vocal pitch and comb (vocal-pitch.ts), tracked on the centred harmonic energy above the bass range;
  *    in frames where the comb captures little of that energy (a rest between phrases) it is scaled down.
  * 4. Assignment of the harmonic part: bass = h · c² · bass band · (1 − vocal share), vocals =
- *    h · centre ramp · vocal share, where the vocal share is the comb (held back to 30 % inside the bass
+ *    h · centre ramp · vocal share, where the vocal share is the comb (held back to 40 % inside the bass
  *    band, where a bass partial under a comb tooth is the likelier owner). The centre ramp rises from 0 at
  *    c = 0.6 to 1 at c = 1: a near-centre keyboard (c ≈ 0.9) keeps most of its energy out of the vocal even
  *    where its partials meet a comb tooth. That is for a centred voice; a doubled or wide one measures

@@ -47,7 +47,10 @@ export interface FastParameters {
   voicingTo: number;
 }
 
-/** The constants that mean the same at any sample rate (weights, shares, ratios, kernel stages): what a tuning may change. */
+/**
+ * The constants not derived from the sample rate (weights, shares, ratios, and the kernel stages, counted in
+ * frames and bins): what a tuning may change. A key given as undefined would blank the engine's own value.
+ */
 export type FastTuning = Partial<
   Pick<
     FastParameters,
