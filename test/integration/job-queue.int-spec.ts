@@ -94,24 +94,31 @@ describe('tenant limits: concurrent separations per user', () => {
   }, 240_000);
 
   it('frees the slots of jobs that ended without giving them back (a crash) and starts the waiting song', async () => {
-    // As if a media process had died after its jobs ended but before it gave their slots back.
-    const stranded = await signInExtraUser('line-stranded', 'Line', 'Stranded');
-    const ownerId = await ownerIdOf(stranded);
+    // As if a media process had died after its jobs ended but before it gave their slots back. The sweep runs
+    // every 15 s and may free those slots between their insert and the upload (then the song starts at once and
+    // proves nothing here): such a try is counted and another user tries again, at most three times.
     const slots = connection.collection<{ _id: string }>('job_slots');
-    for (let n = 0; n < PER_USER; n++) {
-      await slots.insertOne({ _id: `separation:${ownerId}:${n}`, kind: 'separation', ownerId, jobId: `ended-long-ago-${n}`, claimedAt: new Date() });
+    let queuedBehindStrandedSlots = false;
+    for (let attempt = 1; attempt <= 3 && !queuedBehindStrandedSlots; attempt++) {
+      const stranded = await signInExtraUser(`line-stranded-${attempt}`, 'Line', `Stranded ${attempt}`);
+      const ownerId = await ownerIdOf(stranded);
+      for (let n = 0; n < PER_USER; n++) {
+        await slots.insertOne({ _id: `separation:${ownerId}:${n}`, kind: 'separation', ownerId, jobId: `ended-long-ago-${n}`, claimedAt: new Date() });
+      }
+      const live = await listen(stranded);
+      try {
+        const answer = await upload(stranded, makeClip('queue-12s.wav', 12), { fileName: 'after a crash.wav' });
+        expect(answer.status).toBe(201);
+        const { project, job } = (await answer.json()) as { project: { id: string }; job: ListedJob };
+        queuedBehindStrandedSlots = job.queuePosition === 1;
+        if (!queuedBehindStrandedSlots) expect(job.queuePosition).toBeUndefined();
+        // The media service's sweep (every 15 s on this stack) finds the slots' jobs gone and starts this one.
+        await live.waitFor((event) => event.type === 'stems_ready' && event.projectId === project.id, 60_000);
+        expect(await slotsHeldBy(ownerId)).toBe(0);
+      } finally {
+        live.close();
+      }
     }
-    const live = await listen(stranded);
-    try {
-      const answer = await upload(stranded, makeClip('queue-12s.wav', 12), { fileName: 'after a crash.wav' });
-      expect(answer.status).toBe(201);
-      const { project, job } = (await answer.json()) as { project: { id: string }; job: ListedJob };
-      expect(job.queuePosition).toBe(1);
-      // The media service's sweep (every 15 s on this stack) finds the slots' jobs gone and starts this one.
-      await live.waitFor((event) => event.type === 'stems_ready' && event.projectId === project.id, 60_000);
-      expect(await slotsHeldBy(ownerId)).toBe(0);
-    } finally {
-      live.close();
-    }
-  }, 90_000);
+    expect(queuedBehindStrandedSlots).toBe(true);
+  }, 240_000);
 });
