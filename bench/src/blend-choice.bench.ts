@@ -12,13 +12,12 @@
  *
  * Never run it on a held-out set: shares chosen there would make its figures meaningless.
  */
-import { OnnxSeparator, bundledEngineSpec, type StemSet, type StereoAudio } from '@stemdeck/audio';
+import { OnnxSeparator, bundledEngineSpec, sdrOfSums, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import { loadEvalSet, loadTrackAudio } from './eval-set/load';
 import { DEFAULT_EVAL_SET_DIR } from './eval-set/meta';
 
 const BLENDED = ['vocals', 'drums', 'bass'] as const;
 const GRID = Array.from({ length: 11 }, (_, i) => i / 10);
-const SDR_EPSILON = 1e-7;
 
 /** The sums behind one track's SDR for any shares. */
 interface TrackSums {
@@ -62,20 +61,18 @@ function sums(reference: StemSet, model: StemSet, fast: StemSet): TrackSums {
   return { stems, other };
 }
 
-const sdr = (signal: number, error: number) => 10 * Math.log10((signal + SDR_EPSILON) / (Math.max(0, error) + SDR_EPSILON));
-
 /** Mean SDR per stem over the tracks at these shares (vocals, drums, bass). */
 function scoreShares(tracks: TrackSums[], w: number[]): number[] {
   const total = [0, 0, 0, 0];
   for (const t of tracks) {
-    t.stems.forEach((s, k) => (total[k] += sdr(s.signal, s.a - 2 * w[k] * s.b + w[k] * w[k] * s.c)));
+    t.stems.forEach((s, k) => (total[k] += sdrOfSums(s.signal, s.a - 2 * w[k] * s.b + w[k] * w[k] * s.c)));
     // 'other' = mix − Σ blended: its error is r + Σ w_k d_k.
     let error = t.other.rr;
     for (let k = 0; k < 3; k++) {
       error += 2 * w[k] * t.other.rd[k];
       for (let j = 0; j < 3; j++) error += w[k] * w[j] * t.other.dd[k][j];
     }
-    total[3] += sdr(t.other.signal, error);
+    total[3] += sdrOfSums(t.other.signal, error);
   }
   return total.map((sum) => sum / tracks.length);
 }

@@ -10,7 +10,7 @@
  * `--every K` keeps every K-th track of the tuning sets (memory: ~50 MB per 30 s track); a check set is loaded
  * after the search, alone. Prints each move and the constants that changed, then a JSON line.
  */
-import { createFastSeparator, fastParameters, globalSdr, STEM_TYPES, type FastTuning, type StemSet, type StereoAudio } from '@stemdeck/audio';
+import { createFastSeparator, FAST_TUNING_KEYS, fastParameters, globalSdr, STEM_TYPES, type FastTuning, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import { loadEvalSet, loadTrackAudio } from './eval-set/load';
 
 type Tuning = Required<FastTuning>;
@@ -62,22 +62,8 @@ const valid = (t: Tuning) => t.voicingFrom < t.voicingTo && t.vocalCentreFrom < 
 
 /** The engine's own constants, as a tuning. */
 function startingTuning(): Tuning {
-  const p = fastParameters(44100);
-  return {
-    harmonicStages: p.harmonicStages,
-    percussiveStages: p.percussiveStages,
-    percussiveWeights: p.percussiveWeights,
-    lowPercussiveStages: p.lowPercussiveStages,
-    vocalCentreFrom: p.vocalCentreFrom,
-    vocalCentreTo: p.vocalCentreTo,
-    vocalCentreReference: p.vocalCentreReference,
-    vocalCentreMaxShift: p.vocalCentreMaxShift,
-    bassVocalShare: p.bassVocalShare,
-    reverbGainMin: p.reverbGainMin,
-    reverbGainMax: p.reverbGainMax,
-    voicingFrom: p.voicingFrom,
-    voicingTo: p.voicingTo,
-  };
+  const own = fastParameters(44100);
+  return Object.fromEntries(FAST_TUNING_KEYS.map((key) => [key, own[key]])) as Tuning;
 }
 
 interface Track {

@@ -32,7 +32,7 @@ card = {
         3: "stage 3, from stage 2's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 3 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
     }[stage],
     "seed": config.get("seed", 16),
-    "hidden": 192 if finetuned else config.get("hidden"),
+    "hidden": config.get("hidden"),
     "stepsRun": config.get("steps", curves["step"][-1]),
     "checkpoint": checkpoint,
     "checkpointChoice": f"mean of dev and validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_val else "dev mean SDR",

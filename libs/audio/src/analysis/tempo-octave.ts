@@ -40,10 +40,13 @@ import { pulseSignal } from './pulse';
 export function chooseMetricalLevel(onsets: OnsetEnvelope, bpm: number, minBpm: number, maxBpm: number): number {
   const candidates = [bpm / 2, bpm, bpm * 2].filter((candidate) => candidate >= minBpm && candidate <= maxBpm);
   if (candidates.length < 2) return bpm;
-  const features = levelFeatures(onsets, candidates);
-  let chosen = 0;
-  for (let i = 1; i < features.length; i++) if (levelScore(features[i]) > levelScore(features[chosen])) chosen = i;
-  return candidates[chosen];
+  return candidates[bestLevel(levelFeatures(onsets, candidates))];
+}
+
+/** Index of the candidate the model scores highest (the first of equals); each candidate scored once. */
+export function bestLevel(features: LevelFeatures[], model: LevelModel = LEVEL_MODEL): number {
+  const scores = features.map((candidate) => levelScore(candidate, model));
+  return scores.indexOf(Math.max(...scores));
 }
 
 export interface LevelFeatures {

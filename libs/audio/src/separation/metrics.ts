@@ -23,3 +23,11 @@ export function globalSdr(reference: StereoAudio, estimate: StereoAudio): number
   }
   return 10 * Math.log10(signal / error);
 }
+
+/**
+ * The same measure from sums already taken (Σs² and Σ(s − ŝ)² over a track), for a scorer that gets them
+ * another way; a sum that rounding made slightly negative counts as 0.
+ */
+export function sdrOfSums(signal: number, error: number): number {
+  return 10 * Math.log10((signal + SDR_EPSILON) / (Math.max(0, error) + SDR_EPSILON));
+}

@@ -25,7 +25,7 @@ import { bandEnergies } from '../bands';
 import { decimateToAnalysisRate, downmixToMono } from '../mono-signal';
 import { onsetEnvelope } from '../onset';
 import { metricalCandidates } from '../tempo';
-import { LEVEL_CUES, LEVEL_MODEL, levelFeatures, levelScore, type LevelFeatures, type LevelModel } from '../tempo-octave';
+import { bestLevel, LEVEL_CUES, LEVEL_MODEL, levelFeatures, type LevelFeatures, type LevelModel } from '../tempo-octave';
 import { chordProgression, clickTrack, drumGroove, mixSignals } from './test-signals';
 
 const L2 = 0.01;
@@ -155,11 +155,8 @@ function fit(examples: Example[]): LevelModel {
   };
 }
 
-/** The candidate the model picks, scored by the analysis's own levelScore. */
-function chosen(e: Example, model: LevelModel): number {
-  const scores = e.features.map((f) => levelScore(f, model));
-  return scores.indexOf(Math.max(...scores));
-}
+/** The candidate the model picks, by the analysis's own choice. */
+const chosen = (e: Example, model: LevelModel): number => bestLevel(e.features, model);
 
 function report(name: string, examples: Example[], model: LevelModel): void {
   const misses = examples.filter((e) => chosen(e, model) !== e.label);

@@ -1,4 +1,4 @@
 export { FastSeparator, createFastSeparator, type FastSeparatorOptions } from './fast-separator';
 export { separateFastStream, type StreamSeparationOptions, type StreamSeparationResult } from './stream-separator';
 export { splitFileFast, type SplitFileOptions } from './split-file';
-export { fastParameters, type FastParameters, type FastTuning } from './parameters';
+export { FAST_TUNING_KEYS, fastParameters, type FastParameters, type FastTuning } from './parameters';

@@ -51,24 +51,22 @@ export interface FastParameters {
  * The constants not derived from the sample rate (weights, shares, ratios, and the kernel stages, counted in
  * frames and bins): what a tuning may change. A key given as undefined would blank the engine's own value.
  */
-export type FastTuning = Partial<
-  Pick<
-    FastParameters,
-    | 'harmonicStages'
-    | 'percussiveStages'
-    | 'percussiveWeights'
-    | 'lowPercussiveStages'
-    | 'vocalCentreFrom'
-    | 'vocalCentreTo'
-    | 'vocalCentreReference'
-    | 'vocalCentreMaxShift'
-    | 'bassVocalShare'
-    | 'reverbGainMin'
-    | 'reverbGainMax'
-    | 'voicingFrom'
-    | 'voicingTo'
-  >
->;
+export const FAST_TUNING_KEYS = [
+  'harmonicStages',
+  'percussiveStages',
+  'percussiveWeights',
+  'lowPercussiveStages',
+  'vocalCentreFrom',
+  'vocalCentreTo',
+  'vocalCentreReference',
+  'vocalCentreMaxShift',
+  'bassVocalShare',
+  'reverbGainMin',
+  'reverbGainMax',
+  'voicingFrom',
+  'voicingTo',
+] as const satisfies readonly (keyof FastParameters)[];
+export type FastTuning = Partial<Pick<FastParameters, (typeof FAST_TUNING_KEYS)[number]>>;
 
 /**
  * STFT length ≈ 93 ms (4096 at 44.1/48 kHz): 11 Hz bins resolve bass partials from one another and from
