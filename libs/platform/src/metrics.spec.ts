@@ -25,6 +25,7 @@ describe('metrics', () => {
       'stemdeck_jetstream_redelivered_messages',
       'stemdeck_jetstream_redeliveries_total',
       'stemdeck_job_duration_seconds',
+      'stemdeck_media_read_cache_reads_total',
       'stemdeck_storage_written_bytes_total',
       'stemdeck_websocket_connections',
       'stemdeck_websocket_messages_total',

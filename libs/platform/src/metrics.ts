@@ -72,6 +72,13 @@ export const storageWrittenBytes = new Counter({
   registers: [metricsRegistry],
 });
 
+export const mediaReadCacheReads = new Counter({
+  name: 'stemdeck_media_read_cache_reads_total',
+  help: "Owner reads media answered from memory (hit), by joining a query already under way (shared) or from the database (miss), by scope",
+  labelNames: ['scope', 'result'] as const,
+  registers: [metricsRegistry],
+});
+
 /** A work queue's consumer state as JetStream reports it (read at scrape time). */
 export interface WorkQueueState {
   stream: string;

@@ -19,6 +19,12 @@ export const loadMediaConfig = (source: NodeJS.ProcessEnv = process.env) =>
       SEPARATION_JOBS_PER_USER: env.int(2, 1),
       /** How often slots of jobs that ended without giving them back (a crash) are freed. */
       SEPARATION_SLOT_SWEEP_MS: env.int(15_000, 500),
+      /**
+       * How long media answers an owner's repeated project and stem reads from memory at most; any change of
+       * theirs drops them at once on every instance, so this only bounds a change announcement that was missed.
+       * 0 keeps nothing (concurrent equal reads still share one query).
+       */
+      MEDIA_READ_CACHE_TTL_MS: env.int(5000, 0),
       /** Scratch space (model files fetched from object storage). */
       MEDIA_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-media'),
     },

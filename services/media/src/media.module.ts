@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DynamicModule, Module, OnApplicationShutdown, Inject } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { CLOCK_AND_ID_BINDINGS, NatsEventBus, ServiceKitModule } from '@stemdeck/platform';
@@ -9,6 +10,8 @@ import { CreateProjectUseCase } from './projects/create-project.usecase';
 import { DeleteProjectUseCase } from './projects/delete-project.usecase';
 import { ProjectQueries } from './projects/project.queries';
 import { RenameProjectUseCase } from './projects/rename-project.usecase';
+import { OwnerReadCache } from './read-cache/owner-read-cache';
+import { linkReadCache } from './read-cache/read-cache.link';
 import { ProjectRepository } from './projects/project.repository';
 import { PROJECT_MODEL, ProjectSchema } from './projects/project.schema';
 import { PROJECT_PORT_BINDINGS } from './projects/project.providers';
@@ -65,6 +68,11 @@ export class MediaModule implements OnApplicationShutdown {
           },
         },
         { provide: MediaEventsPublisher, inject: [NatsEventBus], useFactory: (bus: NatsEventBus) => new MediaEventsPublisher(bus) },
+        {
+          provide: OwnerReadCache,
+          inject: [NatsEventBus],
+          useFactory: (bus: NatsEventBus) => linkReadCache(new OwnerReadCache({ ttlMs: config.MEDIA_READ_CACHE_TTL_MS, maxBuckets: 10_000, instance: randomUUID() }), bus),
+        },
         MediaToolsAdapter,
         ProjectRepository,
         StemRepository,

@@ -3,27 +3,40 @@ import { RpcFailure } from '@stemdeck/platform';
 import type { ObjectLocation, Project, SpotifyFeatures } from '@stemdeck/proto';
 import { toSeparationJob } from '../separation/separation-job.repository';
 import type { SeparationJobDocument } from '../separation/separation-job.schema';
+import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { PROJECT_JOBS, PROJECT_STORE, type ProjectJobs, type ProjectStore } from './project.ports';
 import { PROJECT_NOT_FOUND, toProject } from './project.repository';
 import type { ProjectDocument } from './project.schema';
 
-/** The owner's project reads (nothing here changes anything); another user's project is 404, as a missing one. */
+/**
+ * The owner's project reads (nothing here changes anything); another user's project is 404, as a missing one.
+ * Answers are kept in the owner's `projects` read cache until a project or job of theirs changes.
+ */
 @Injectable()
 export class ProjectQueries {
   constructor(
     @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'findOwned' | 'listOwned'>,
     @Inject(PROJECT_JOBS) private readonly jobs: Pick<ProjectJobs, 'latestPerEngine' | 'waitingIds'>,
+    private readonly cache: OwnerReadCache,
   ) {}
 
   /** The owner's projects, newest first, each with its newest job per engine (the library shows their state). */
-  async list(ownerId: string): Promise<Project[]> {
+  list(ownerId: string): Promise<Project[]> {
+    return this.cache.read(ownerId, 'projects', 'list', () => this.load(ownerId));
+  }
+
+  get(ownerId: string, projectId: string): Promise<Project> {
+    return this.cache.read(ownerId, 'projects', `project:${projectId}`, () => this.loadOne(ownerId, projectId));
+  }
+
+  private async load(ownerId: string): Promise<Project[]> {
     const projects = await this.projects.listOwned(ownerId);
     const jobs = await this.jobs.latestPerEngine(ownerId, projects.map((p) => p._id));
     const shown = await this.withPlaces(ownerId, jobs);
     return projects.map((p) => toProject(p, shown(p._id)));
   }
 
-  async get(ownerId: string, projectId: string): Promise<Project> {
+  private async loadOne(ownerId: string, projectId: string): Promise<Project> {
     const project = await this.owned(ownerId, projectId);
     const jobs = await this.jobs.latestPerEngine(ownerId, [projectId]);
     return toProject(project, (await this.withPlaces(ownerId, jobs))(projectId));
@@ -51,7 +64,7 @@ export class ProjectQueries {
   }
 
   private async owned(ownerId: string, projectId: string): Promise<ProjectDocument> {
-    const project = await this.projects.findOwned(ownerId, projectId);
+    const project = await this.cache.read(ownerId, 'projects', `document:${projectId}`, () => this.projects.findOwned(ownerId, projectId));
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     return project;
   }

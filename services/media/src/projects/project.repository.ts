@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, Project, SeparationJob } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
+import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { PROJECT_MODEL, ProjectDocument } from './project.schema';
 
 export const toProject = (doc: ProjectDocument, jobs?: SeparationJob[]): Project => ({
@@ -20,13 +21,19 @@ export const toProject = (doc: ProjectDocument, jobs?: SeparationJob[]): Project
 /** What every project read or change answers (404) for a missing project and for another user's alike. */
 export const PROJECT_NOT_FOUND = 'Project not found';
 
-/** Projects are owner-scoped: every query carries the owner id, so another user's project is simply absent. */
+/**
+ * Projects are owner-scoped: every query carries the owner id, so another user's project is simply absent.
+ * Every change drops the owner's cached project reads once the database has it (OwnerReadCache).
+ */
 @Injectable()
 export class ProjectRepository {
-  constructor(@InjectModel(PROJECT_MODEL) private readonly projects: Model<ProjectDocument>) {}
+  constructor(
+    @InjectModel(PROJECT_MODEL) private readonly projects: Model<ProjectDocument>,
+    private readonly cache: OwnerReadCache,
+  ) {}
 
   async create(doc: ProjectDocument): Promise<ProjectDocument> {
-    await this.projects.create(doc);
+    await this.changing(doc.ownerId, () => this.projects.create(doc));
     return doc;
   }
 
@@ -39,24 +46,33 @@ export class ProjectRepository {
   }
 
   async setActiveEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
-    await this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec();
+    await this.changing(ownerId, () => this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec());
   }
 
   /** The audio the engines and the player read, once a video's track is extracted. */
   setAudioKey(ownerId: string, projectId: string, audioKey: string): Promise<ProjectDocument | null> {
-    return this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { audioKey } }, { new: true }).lean<ProjectDocument>().exec();
+    return this.changing(ownerId, () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { audioKey } }, { new: true }).lean<ProjectDocument>().exec());
   }
 
   /** The analysis of the whole recording (and its decoded length), once the ingest job has it. */
   setAnalysis(ownerId: string, projectId: string, fields: Pick<ProjectDocument, 'duration' | 'bpm' | 'key' | 'analysis'>): Promise<ProjectDocument | null> {
-    return this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: fields }, { new: true }).lean<ProjectDocument>().exec();
+    return this.changing(ownerId, () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: fields }, { new: true }).lean<ProjectDocument>().exec());
   }
 
   renameOwned(ownerId: string, projectId: string, name: string): Promise<ProjectDocument | null> {
-    return this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { name } }, { new: true }).lean<ProjectDocument>().exec();
+    return this.changing(ownerId, () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { name } }, { new: true }).lean<ProjectDocument>().exec());
   }
 
   async deleteOwned(ownerId: string, projectId: string): Promise<void> {
-    await this.projects.deleteOne({ _id: projectId, ownerId }).exec();
+    await this.changing(ownerId, () => this.projects.deleteOne({ _id: projectId, ownerId }).exec());
+  }
+
+  /** Runs a write and drops the owner's cached projects reads once it has answered (failed too: it may have been applied). */
+  private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.cache.changed(ownerId, 'projects');
+    }
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, SeparationJob } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
+import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { SEPARATION_JOB_MODEL, SeparationJobDocument, SeparationJobStatus } from './separation-job.schema';
 
 /** The job as clients see it; `queuePosition` for one waiting for its owner's slot (its place in their line). */
@@ -16,15 +17,19 @@ export const toSeparationJob = (doc: SeparationJobDocument, queuePosition?: numb
   ...(doc.waiting && doc.status === 'queued' && queuePosition ? { queuePosition } : {}),
 });
 
+/** The owner's separation jobs; a project read shows them, so every change drops the owner's cached project reads. */
 @Injectable()
 export class SeparationJobRepository {
-  constructor(@InjectModel(SEPARATION_JOB_MODEL) private readonly jobs: Model<SeparationJobDocument>) {}
+  constructor(
+    @InjectModel(SEPARATION_JOB_MODEL) private readonly jobs: Model<SeparationJobDocument>,
+    private readonly cache: OwnerReadCache,
+  ) {}
 
   async create(job: Pick<SeparationJobDocument, '_id' | 'ownerId' | 'projectId' | 'engine'>): Promise<SeparationJobDocument> {
     const now = new Date();
     // Every job starts waiting for one of its owner's slots (SeparationSlots hands it to the queue).
     const doc: SeparationJobDocument = { ...job, status: 'queued', progress: 0, error: null, partialSeconds: null, attempts: 0, waiting: true, createdAt: now, updatedAt: now };
-    await this.jobs.create(doc);
+    await this.changing(doc.ownerId, () => this.jobs.create(doc));
     return doc;
   }
 
@@ -42,23 +47,25 @@ export class SeparationJobRepository {
   }
 
   async markProcessing(ownerId: string, jobId: string): Promise<void> {
-    await this.jobs
-      .updateOne({ _id: jobId, ownerId }, { $set: { status: 'processing', updatedAt: new Date() }, $inc: { attempts: 1 } })
-      .exec();
+    await this.changing(ownerId, () =>
+      this.jobs
+        .updateOne({ _id: jobId, ownerId }, { $set: { status: 'processing', updatedAt: new Date() }, $inc: { attempts: 1 } })
+        .exec(),
+    );
   }
 
   async setProgress(ownerId: string, jobId: string, progress: number): Promise<void> {
-    await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { progress, updatedAt: new Date() } }).exec();
+    await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { progress, updatedAt: new Date() } }).exec());
   }
 
   /** The first `seconds` of every stem are stored and playable. */
   async setPartial(ownerId: string, jobId: string, seconds: number): Promise<void> {
-    await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { partialSeconds: seconds, updatedAt: new Date() } }).exec();
+    await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { partialSeconds: seconds, updatedAt: new Date() } }).exec());
   }
 
   async finish(ownerId: string, jobId: string, status: Extract<SeparationJobStatus, 'completed' | 'failed'>, error: string | null = null) {
     const changes = status === 'completed' ? { status, error, progress: 1 } : { status, error, partialSeconds: null };
-    await this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec();
+    await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec());
   }
 
   /** The newest job per engine of each of the owner's given projects, newest first. */
@@ -91,11 +98,20 @@ export class SeparationJobRepository {
 
   /** Takes the job out of waiting; true only for the call that did. */
   async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
-    const result = await this.jobs.updateOne({ _id: jobId, ownerId, waiting: true }, { $set: { waiting: false, updatedAt: new Date() } }).exec();
+    const result = await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId, waiting: true }, { $set: { waiting: false, updatedAt: new Date() } }).exec());
     return result.modifiedCount === 1;
   }
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
-    await this.jobs.deleteMany({ ownerId, projectId }).exec();
+    await this.changing(ownerId, () => this.jobs.deleteMany({ ownerId, projectId }).exec());
+  }
+
+  /** Runs a write and drops the owner's cached projects reads once it has answered (failed too: it may have been applied). */
+  private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.cache.changed(ownerId, 'projects');
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { InMemoryProjectStore } from '../testing/in-memory-project-store';
 import type { StemStore } from './stem.ports';
 import { StemQueries } from './stem.queries';
@@ -33,7 +34,7 @@ function setUp() {
     listOwned: async (ownerId, projectId, engine) => stored.filter((s) => s.ownerId === ownerId && s.projectId === projectId && s.engine === engine),
     findOwned: async (ownerId, stemId) => stored.find((s) => s.ownerId === ownerId && s._id === stemId) ?? null,
   };
-  return new StemQueries(projects, stems);
+  return new StemQueries(projects, stems, new OwnerReadCache({ ttlMs: 5000, maxBuckets: 100, instance: 'spec' }));
 }
 
 describe('StemQueries', () => {

@@ -4,6 +4,7 @@ import type { EngineName, ObjectLocation, StemRecord, StemVersion } from '@stemd
 import { stemContentType } from '@stemdeck/proto';
 import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
 import { PROJECT_NOT_FOUND } from '../projects/project.repository';
+import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { STEM_STORE, type StemStore } from './stem.ports';
 import { toStem } from './stem.repository';
 
@@ -19,12 +20,15 @@ const locationOf = (objectKey: string, name: string): ObjectLocation => ({
 /**
  * The owner's stem reads: a project's active stems and where a stem's audio is stored. Another user's stem
  * or project is indistinguishable from a missing one: both are 404. Mixer changes are UpdateStemUseCase's.
+ * Reads are kept in the owner's read cache (the project under `projects`, the stems under `stems`) until a
+ * change of that kind.
  */
 @Injectable()
 export class StemQueries {
   constructor(
     @Inject(PROJECT_STORE) private readonly projects: Pick<ProjectStore, 'findOwned'>,
     @Inject(STEM_STORE) private readonly stems: Pick<StemStore, 'listOwned' | 'findOwned'>,
+    private readonly cache: OwnerReadCache,
   ) {}
 
   /**
@@ -32,11 +36,11 @@ export class StemQueries {
    * has stored, such as a running job's first seconds.
    */
   async ofProject(ownerId: string, projectId: string, engine?: EngineName): Promise<StemRecord[]> {
-    const project = await this.projects.findOwned(ownerId, projectId);
+    const project = await this.cache.read(ownerId, 'projects', `document:${projectId}`, () => this.projects.findOwned(ownerId, projectId));
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     const shown = engine ?? project.activeEngine;
     if (!shown) return [];
-    return (await this.stems.listOwned(ownerId, projectId, shown)).map(toStem);
+    return this.cache.read(ownerId, 'stems', `list:${projectId}:${shown}`, async () => (await this.stems.listOwned(ownerId, projectId, shown)).map(toStem));
   }
 
   /**
@@ -44,7 +48,7 @@ export class StemQueries {
    * stays the stem's own; the enhanced one is the newest enhance job's output (404 before there is one).
    */
   async audioOf(ownerId: string, stemId: string, version?: StemVersion): Promise<ObjectLocation> {
-    const stem = await this.stems.findOwned(ownerId, stemId);
+    const stem = await this.cache.read(ownerId, 'stems', `stem:${stemId}`, () => this.stems.findOwned(ownerId, stemId));
     if (!stem) throw new RpcFailure(404, 'Stem not found');
     const shown = version ?? toStem(stem).version;
     if (shown === 'enhanced') {

@@ -3,6 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, StemRecord, StemType, UpdateStemBody } from '@stemdeck/proto';
 import { STEM_TYPES } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
+import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import type { EnhancedStemDocument } from './stem.ports';
 import { STEM_MODEL, StemDocument } from './stem.schema';
 
@@ -26,30 +27,36 @@ export const stemIdOf = (projectId: string, engine: EngineName, type: StemType):
 
 const typeOrder = (type: StemType) => STEM_TYPES.indexOf(type);
 
+/** The owner's stem documents; every change drops the owner's cached stem reads once the database has it. */
 @Injectable()
 export class StemRepository {
-  constructor(@InjectModel(STEM_MODEL) private readonly stems: Model<StemDocument>) {}
+  constructor(
+    @InjectModel(STEM_MODEL) private readonly stems: Model<StemDocument>,
+    private readonly cache: OwnerReadCache,
+  ) {}
 
   /** Creates or replaces the stored object of a stem; keeps the user's mixer settings on a re-run. */
   async upsert(stem: Omit<StemDocument, '_id' | 'volume' | 'muted' | 'soloed' | 'createdAt'>): Promise<void> {
-    await this.stems
-      .updateOne(
-        { _id: stemIdOf(stem.projectId, stem.engine, stem.type), ownerId: stem.ownerId },
-        {
-          $set: { objectKey: stem.objectKey, quality: stem.quality },
-          $setOnInsert: {
-            projectId: stem.projectId,
-            engine: stem.engine,
-            type: stem.type,
-            volume: 0,
-            muted: false,
-            soloed: false,
-            createdAt: new Date(),
+    await this.changing(stem.ownerId, () =>
+      this.stems
+        .updateOne(
+          { _id: stemIdOf(stem.projectId, stem.engine, stem.type), ownerId: stem.ownerId },
+          {
+            $set: { objectKey: stem.objectKey, quality: stem.quality },
+            $setOnInsert: {
+              projectId: stem.projectId,
+              engine: stem.engine,
+              type: stem.type,
+              volume: 0,
+              muted: false,
+              soloed: false,
+              createdAt: new Date(),
+            },
           },
-        },
-        { upsert: true },
-      )
-      .exec();
+          { upsert: true },
+        )
+        .exec(),
+    );
   }
 
   async listOwned(ownerId: string, projectId: string, engine: EngineName): Promise<StemDocument[]> {
@@ -59,11 +66,11 @@ export class StemRepository {
 
   /** Every stem document of a project, all engines (the project is being deleted). */
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
-    await this.stems.deleteMany({ ownerId, projectId }).exec();
+    await this.changing(ownerId, () => this.stems.deleteMany({ ownerId, projectId }).exec());
   }
 
   async deleteForEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
-    await this.stems.deleteMany({ ownerId, projectId, engine }).exec();
+    await this.changing(ownerId, () => this.stems.deleteMany({ ownerId, projectId, engine }).exec());
   }
 
   findOwned(ownerId: string, stemId: string): Promise<StemDocument | null> {
@@ -71,16 +78,29 @@ export class StemRepository {
   }
 
   updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
-    return this.stems
-      .findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes }, { new: true })
-      .lean<StemDocument>()
-      .exec();
+    return this.changing(ownerId, () =>
+      this.stems
+        .findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes }, { new: true })
+        .lean<StemDocument>()
+        .exec(),
+    );
   }
 
   setEnhanced(ownerId: string, projectId: string, stemId: string, enhanced: EnhancedStemDocument): Promise<StemDocument | null> {
-    return this.stems
-      .findOneAndUpdate({ _id: stemId, ownerId, projectId }, { $set: { enhanced, version: 'enhanced' } }, { new: true })
-      .lean<StemDocument>()
-      .exec();
+    return this.changing(ownerId, () =>
+      this.stems
+        .findOneAndUpdate({ _id: stemId, ownerId, projectId }, { $set: { enhanced, version: 'enhanced' } }, { new: true })
+        .lean<StemDocument>()
+        .exec(),
+    );
+  }
+
+  /** Runs a write and drops the owner's cached stems reads once it has answered (failed too: it may have been applied). */
+  private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      this.cache.changed(ownerId, 'stems');
+    }
   }
 }

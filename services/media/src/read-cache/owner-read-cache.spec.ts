@@ -1,0 +1,105 @@
+import { OwnerReadCache, type ReadCacheChange } from './owner-read-cache';
+
+/** A query the spec answers by hand: each call is counted and stays open until resolved. */
+function query<T>() {
+  const calls: Array<(value: T) => void> = [];
+  const load = () => new Promise<T>((resolve) => calls.push(resolve));
+  return { load, calls };
+}
+
+function setUp(ttlMs = 1000) {
+  let now = 0;
+  const announced: ReadCacheChange[] = [];
+  const cache = new OwnerReadCache({ ttlMs, maxBuckets: 3, instance: 'here', now: () => now });
+  cache.connect({ announce: (change) => announced.push(change) });
+  return { cache, announced, advance: (ms: number) => (now += ms) };
+}
+
+describe('OwnerReadCache', () => {
+  it('answers a repeated read from memory, and each owner and key from its own query', async () => {
+    const { cache } = setUp();
+    let queries = 0;
+    const load = (value: string) => async () => {
+      queries += 1;
+      return value;
+    };
+    expect(await cache.read('ann', 'projects', 'list', load('ann 1'))).toBe('ann 1');
+    expect(await cache.read('ann', 'projects', 'list', load('ann 2'))).toBe('ann 1');
+    expect(await cache.read('bob', 'projects', 'list', load('bob 1'))).toBe('bob 1');
+    expect(await cache.read('ann', 'projects', 'project:p1', load('p1'))).toBe('p1');
+    expect(queries).toBe(3);
+  });
+
+  it("drops an owner's scope on a change (theirs only, that scope only) and announces it to the other instances", async () => {
+    const { cache, announced } = setUp();
+    await cache.read('ann', 'projects', 'list', async () => 'old list');
+    await cache.read('ann', 'stems', 'list:p1:fast', async () => 'old stems');
+    await cache.read('bob', 'stems', 'list:p2:fast', async () => 'bob stems');
+    cache.changed('ann', 'stems');
+    expect(announced).toEqual([{ ownerId: 'ann', scope: 'stems', instance: 'here' }]);
+    expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'new stems')).toBe('new stems');
+    expect(await cache.read('ann', 'projects', 'list', async () => 'new list')).toBe('old list');
+    expect(await cache.read('bob', 'stems', 'list:p2:fast', async () => 'new bob stems')).toBe('bob stems');
+  });
+
+  it("drops what another instance changed and ignores its own announcement coming back", async () => {
+    const { cache } = setUp();
+    await cache.read('ann', 'projects', 'list', async () => 'old');
+    cache.heard({ ownerId: 'ann', scope: 'projects', instance: 'here' });
+    expect(await cache.read('ann', 'projects', 'list', async () => 'new')).toBe('old');
+    cache.heard({ ownerId: 'ann', scope: 'projects', instance: 'elsewhere' });
+    expect(await cache.read('ann', 'projects', 'list', async () => 'new')).toBe('new');
+  });
+
+  it('queries again once a read is older than the time limit', async () => {
+    const { cache, advance } = setUp(1000);
+    await cache.read('ann', 'projects', 'list', async () => 'first');
+    advance(999);
+    expect(await cache.read('ann', 'projects', 'list', async () => 'second')).toBe('first');
+    advance(1);
+    expect(await cache.read('ann', 'projects', 'list', async () => 'second')).toBe('second');
+  });
+
+  it('keeps nothing with a time limit of 0, yet concurrent equal reads still share one query', async () => {
+    const { cache } = setUp(0);
+    const { load, calls } = query<string>();
+    const first = cache.read('ann', 'projects', 'list', load);
+    const second = cache.read('ann', 'projects', 'list', load);
+    expect(calls).toHaveLength(1);
+    calls[0]('one answer');
+    expect(await Promise.all([first, second])).toEqual(['one answer', 'one answer']);
+    const third = cache.read('ann', 'projects', 'list', load);
+    expect(calls).toHaveLength(2);
+    calls[1]('a new query');
+    expect(await third).toBe('a new query');
+  });
+
+  it('answers a read that was under way when its scope changed but does not keep it, nor share it with later reads', async () => {
+    const { cache } = setUp();
+    const { load, calls } = query<string>();
+    const before = cache.read('ann', 'stems', 'list:p1:fast', load);
+    cache.changed('ann', 'stems');
+    const after = cache.read('ann', 'stems', 'list:p1:fast', load);
+    expect(calls).toHaveLength(2);
+    calls[0]('read before the change');
+    calls[1]('read after the change');
+    expect(await before).toBe('read before the change');
+    expect(await after).toBe('read after the change');
+    expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'unused')).toBe('read after the change');
+  });
+
+  it('keeps no failed read: the next one queries again', async () => {
+    const { cache } = setUp();
+    await expect(cache.read('ann', 'projects', 'project:p1', async () => Promise.reject(new Error('database away')))).rejects.toThrow('database away');
+    expect(await cache.read('ann', 'projects', 'project:p1', async () => 'back')).toBe('back');
+  });
+
+  it('keeps a bounded number of owner scopes, the least recently read going first', async () => {
+    const { cache } = setUp();
+    for (const owner of ['a', 'b', 'c']) await cache.read(owner, 'projects', 'list', async () => `${owner} old`);
+    await cache.read('a', 'projects', 'list', async () => 'unused');
+    await cache.read('d', 'projects', 'list', async () => 'd old');
+    expect(await cache.read('b', 'projects', 'list', async () => 'b new')).toBe('b new');
+    expect(await cache.read('a', 'projects', 'list', async () => 'a new')).toBe('a old');
+  });
+});
