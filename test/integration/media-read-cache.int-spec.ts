@@ -1,7 +1,7 @@
 import mongoose from 'mongoose';
 import { connect, type NatsConnection } from 'nats';
 import { BASE_URL_2, CSRF } from '../support/env';
-import { ownerIdOf } from '../support/media';
+import { makeClip, ownerIdOf, uploadSeparated } from '../support/media';
 import { signInExtraUser } from '../support/sessions';
 import type { SignedInAgent } from '../support/sign-in';
 import { eventually } from '../support/stack-control';
@@ -96,4 +96,39 @@ describe('media answers repeated reads from memory and never serves a change lat
     const seen = await eventually('the unannounced change', async () => ((await nameOnApi()) === 'Announcement lost' ? Date.now() : undefined), TTL_MS + 3000);
     expect(seen - written).toBeLessThanOrEqual(TTL_MS + 1000);
   }, 15_000);
+
+  it("keeps a project's stems in memory through the mixer's changes, each change shown at once on either replica", async () => {
+    const { projectId: songId } = await uploadSeparated(owner, makeClip('read-cache-song.wav', 4));
+    type Stem = { id: string; type: string; volume: number };
+    const stemsOn = async (base?: string): Promise<Stem[]> => {
+      const path = `/api/projects/${songId}/stems`;
+      const answer = base ? await fetch(`${base}${path}`, { headers: { cookie: owner.cookie } }) : await owner.fetch(path);
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as Stem[];
+    };
+    const volumeOf = (stems: Stem[], type: string) => stems.find((s) => s.type === type)?.volume;
+    const before = await stemsOn();
+    expect(before.map((s) => s.type)).toEqual(['vocals', 'drums', 'bass', 'other']);
+    const vocals = before.find((s) => s.type === 'vocals')!;
+    const drums = before.find((s) => s.type === 'drums')!;
+
+    for (const [volume, base] of [[-6, BASE_URL_2], [-12, undefined]] as const) {
+      const changed = base
+        ? await fetch(`${base}/api/stems/${vocals.id}`, { method: 'PUT', headers: { ...json, origin: base, cookie: owner.cookie }, body: JSON.stringify({ volume }) })
+        : await owner.fetch(`/api/stems/${vocals.id}`, { method: 'PUT', headers: json, body: JSON.stringify({ volume }) });
+      expect(changed.status).toBe(200);
+      expect(volumeOf(await stemsOn(), 'vocals')).toBe(volume);
+      expect(volumeOf(await stemsOn(BASE_URL_2), 'vocals')).toBe(volume);
+    }
+
+    // The list stays kept through those changes (rewritten, not read again): a change written behind media's
+    // back is not seen until it is announced.
+    await connection.collection('stems').updateOne({ _id: drums.id as never }, { $set: { volume: -3 } });
+    expect(volumeOf(await stemsOn(), 'drums')).toBe(0);
+    nats.publish(CHANGES, new TextEncoder().encode(JSON.stringify({ ownerId, scope: 'stems', instance: 'spec-instance' })));
+    await nats.flush();
+    await eventually('the announced stem change', async () => (volumeOf(await stemsOn(), 'drums') === -3 ? true : undefined), 2000);
+    expect(volumeOf(await stemsOn(), 'vocals')).toBe(-12);
+    await owner.fetch(`/api/projects/${songId}`, { method: 'DELETE', headers: CSRF });
+  }, 60_000);
 });

@@ -102,4 +102,89 @@ describe('OwnerReadCache', () => {
     expect(await cache.read('b', 'projects', 'list', async () => 'b new')).toBe('b new');
     expect(await cache.read('a', 'projects', 'list', async () => 'a new')).toBe('a old');
   });
+
+  describe('a write of one record that rewrites the kept reads', () => {
+    /** A kept list of records and one record's own read; the rewrite replaces the record in both. */
+    const rewrite = (result: { id: string; volume: number }, key: string, value: unknown) => {
+      if (key === `record:${result.id}`) return result;
+      if (key === 'list') return (value as Array<{ id: string; volume: number }>).map((r) => (r.id === result.id ? result : r));
+      return value;
+    };
+    const keep = async (cache: OwnerReadCache) => {
+      await cache.read('ann', 'stems', 'list', async () => [{ id: 's1', volume: 0 }, { id: 's2', volume: 0 }]);
+      await cache.read('ann', 'stems', 'record:s1', async () => ({ id: 's1', volume: 0 }));
+      await cache.read('ann', 'stems', 'record:s2', async () => ({ id: 's2', volume: 0 }));
+    };
+    const unused = async (): Promise<never> => {
+      throw new Error('not read again');
+    };
+
+    it('keeps the reads, rewritten with the stored record, and still announces the change to the others', async () => {
+      const { cache, announced } = setUp();
+      await keep(cache);
+      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -6 }), rewrite);
+      expect(await cache.read('ann', 'stems', 'list', unused)).toEqual([{ id: 's1', volume: -6 }, { id: 's2', volume: 0 }]);
+      expect(await cache.read('ann', 'stems', 'record:s1', unused)).toEqual({ id: 's1', volume: -6 });
+      expect(await cache.read('ann', 'stems', 'record:s2', unused)).toEqual({ id: 's2', volume: 0 });
+      expect(announced).toEqual([{ ownerId: 'ann', scope: 'stems', instance: 'here' }]);
+    });
+
+    it('drops a read the rewrite answers undefined for', async () => {
+      const { cache } = setUp();
+      await keep(cache);
+      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -6 }), (result, key, value) => (key === 'list' ? undefined : value));
+      expect(await cache.read('ann', 'stems', 'list', async () => 'read again')).toBe('read again');
+      expect(await cache.read('ann', 'stems', 'record:s2', unused)).toEqual({ id: 's2', volume: 0 });
+    });
+
+    it('drops the scope when the write fails (it may have been applied), and passes the failure on', async () => {
+      const { cache, announced } = setUp();
+      await keep(cache);
+      await expect(cache.changedRecord('ann', 'stems', 's1', async () => Promise.reject(new Error('lost answer')), rewrite)).rejects.toThrow('lost answer');
+      expect(await cache.read('ann', 'stems', 'record:s2', async () => 'read again')).toBe('read again');
+      expect(announced).toHaveLength(1);
+    });
+
+    it('drops the scope when two writes of the same record overlap (their answers may come back in either order)', async () => {
+      const { cache } = setUp();
+      await keep(cache);
+      const first = query<{ id: string; volume: number }>();
+      const second = query<{ id: string; volume: number }>();
+      const a = cache.changedRecord('ann', 'stems', 's1', first.load, rewrite);
+      const b = cache.changedRecord('ann', 'stems', 's1', second.load, rewrite);
+      // The database applied the first, then the second; the second's answer comes back first.
+      second.calls[0]({ id: 's1', volume: -12 });
+      await b;
+      first.calls[0]({ id: 's1', volume: -6 });
+      await a;
+      expect(await cache.read('ann', 'stems', 'record:s1', async () => ({ id: 's1', volume: -12 }))).toEqual({ id: 's1', volume: -12 });
+      // A later write alone rewrites again.
+      await cache.read('ann', 'stems', 'list', async () => [{ id: 's1', volume: -12 }]);
+      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -3 }), rewrite);
+      expect(await cache.read('ann', 'stems', 'list', unused)).toEqual([{ id: 's1', volume: -3 }]);
+    });
+
+    it('rewrites alongside a write of another record', async () => {
+      const { cache } = setUp();
+      await keep(cache);
+      const slow = query<{ id: string; volume: number }>();
+      const a = cache.changedRecord('ann', 'stems', 's1', slow.load, rewrite);
+      await cache.changedRecord('ann', 'stems', 's2', async () => ({ id: 's2', volume: -1 }), rewrite);
+      slow.calls[0]({ id: 's1', volume: -6 });
+      await a;
+      expect(await cache.read('ann', 'stems', 'list', unused)).toEqual([{ id: 's1', volume: -6 }, { id: 's2', volume: -1 }]);
+    });
+
+    it('drops the scope when a read of it is under way at the end of the write (it may hold the record as it was)', async () => {
+      const { cache } = setUp();
+      await keep(cache);
+      const reading = query<string>();
+      const read = cache.read('ann', 'stems', 'record:s3', reading.load);
+      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -6 }), rewrite);
+      reading.calls[0]('s3 as it was');
+      await read;
+      expect(await cache.read('ann', 'stems', 'list', async () => 'read again')).toBe('read again');
+      expect(await cache.read('ann', 'stems', 'record:s3', async () => 's3 read again')).toBe('s3 read again');
+    });
+  });
 });

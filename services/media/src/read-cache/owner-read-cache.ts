@@ -21,6 +21,12 @@ export interface ReadCacheLink {
   announce(change: ReadCacheChange): void;
 }
 
+/**
+ * How a change of one record rewrites a kept read of its scope: the read's new value, or undefined to drop it
+ * (a read the change does not touch is returned as it is).
+ */
+export type ReadRewrite<R> = (result: R, key: string, value: unknown) => unknown;
+
 interface Bucket {
   readonly entries: Map<string, { value: unknown; expires: number }>;
   readonly loading: Map<string, Promise<unknown>>;
@@ -46,6 +52,9 @@ export interface OwnerReadCacheOptions {
  */
 export class OwnerReadCache {
   private readonly buckets: LRUCache<string, Bucket>;
+  /** Writes of one record under way (owner, scope, record): how many, and the latest one's number. */
+  private readonly recordWrites = new Map<string, { inFlight: number; latest: number }>();
+  private writeNumber = 0;
   private link?: ReadCacheLink;
   private readonly now: () => number;
 
@@ -97,6 +106,48 @@ export class OwnerReadCache {
   changed(ownerId: string, scope: ReadScope): void {
     this.drop(ownerId, scope);
     this.link?.announce({ ownerId, scope, instance: this.options.instance });
+  }
+
+  /**
+   * A write of one record whose result says what every kept read of it becomes (`rewrite`), so the reads stay
+   * kept (the mixer's volume changes: the stem lists are read again right after). The reads are dropped
+   * instead, as `changed` does, when the write fails, when another write of the same record overlapped it
+   * (their answers can come back in either order), or when a read of the scope is under way (it may hold the
+   * record as it was). The other instances drop the scope either way.
+   */
+  async changedRecord<R>(ownerId: string, scope: ReadScope, record: string, write: () => Promise<R>, rewrite: ReadRewrite<R>): Promise<R> {
+    const name = bucketName(ownerId, scope);
+    const writesKey = `${name}\u0000${record}`;
+    const writes = this.recordWrites.get(writesKey) ?? { inFlight: 0, latest: 0 };
+    const alone = writes.inFlight === 0;
+    const number = ++this.writeNumber;
+    writes.inFlight += 1;
+    writes.latest = number;
+    this.recordWrites.set(writesKey, writes);
+    let result: R;
+    try {
+      result = await write();
+    } catch (error) {
+      this.changed(ownerId, scope);
+      throw error;
+    } finally {
+      writes.inFlight -= 1;
+      if (writes.inFlight === 0) this.recordWrites.delete(writesKey);
+    }
+    const bucket = this.buckets.peek(name);
+    if (!alone || writes.latest !== number || (bucket && bucket.loading.size > 0)) {
+      this.changed(ownerId, scope);
+      return result;
+    }
+    if (bucket) {
+      for (const [key, entry] of bucket.entries) {
+        const value = rewrite(result, key, entry.value);
+        if (value === undefined) bucket.entries.delete(key);
+        else entry.value = value;
+      }
+    }
+    this.link?.announce({ ownerId, scope, instance: this.options.instance });
+    return result;
   }
 
   /** A change another instance made. */

@@ -2,6 +2,7 @@ import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { InMemoryProjectStore } from '../testing/in-memory-project-store';
 import type { StemStore } from './stem.ports';
 import { StemQueries } from './stem.queries';
+import { rewriteStemReads, STEM_READ_KEYS, toStem } from './stem.repository';
 import type { StemDocument } from './stem.schema';
 
 const OWNER = 'owner-1';
@@ -79,5 +80,23 @@ describe('StemQueries', () => {
       { type: 'bass', version: 'enhanced', enhanced: { jobId: 'job-1', createdAt: '1970-01-01T00:00:00.000Z' } },
       { type: 'other', version: 'original', enhanced: { jobId: 'job-1', createdAt: '1970-01-01T00:00:00.000Z' } },
     ]);
+  });
+});
+
+describe('rewriteStemReads', () => {
+  const stored = { ...stem('separated', 'drums', 'stems/fast/drums.flac'), volume: -6 };
+  const list = [toStem(stem('separated', 'vocals', 'v.flac')), toStem(stem('separated', 'drums', 'stems/fast/drums.flac'))];
+
+  it("puts the stored stem in its own read and in its project's list of its engine, and leaves other reads", () => {
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.stem(stored._id), stem('separated', 'drums', 'x'))).toBe(stored);
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.list('separated', 'fast'), list)).toEqual([list[0], toStem(stored)]);
+    const otherEngine = [toStem({ ...stem('separated', 'drums', 'q.flac'), _id: 'separated-quality-drums', engine: 'quality' })];
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.list('separated', 'quality'), otherEngine)).toBe(otherEngine);
+    const other = { id: 'x' };
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.stem('separated-fast-vocals'), other)).toBe(other);
+  });
+
+  it('drops every read when the stem is gone', () => {
+    expect(rewriteStemReads(null, STEM_READ_KEYS.list('separated', 'fast'), list)).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
 import { PROJECT_NOT_FOUND } from '../projects/project.repository';
 import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { STEM_STORE, type StemStore } from './stem.ports';
-import { toStem } from './stem.repository';
+import { STEM_READ_KEYS, toStem } from './stem.repository';
 
 export const NO_ENHANCED_VERSION = 'This stem has no enhanced version';
 
@@ -40,7 +40,7 @@ export class StemQueries {
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     const shown = engine ?? project.activeEngine;
     if (!shown) return [];
-    return this.cache.read(ownerId, 'stems', `list:${projectId}:${shown}`, async () => (await this.stems.listOwned(ownerId, projectId, shown)).map(toStem));
+    return this.cache.read(ownerId, 'stems', STEM_READ_KEYS.list(projectId, shown), async () => (await this.stems.listOwned(ownerId, projectId, shown)).map(toStem));
   }
 
   /**
@@ -48,7 +48,7 @@ export class StemQueries {
    * stays the stem's own; the enhanced one is the newest enhance job's output (404 before there is one).
    */
   async audioOf(ownerId: string, stemId: string, version?: StemVersion): Promise<ObjectLocation> {
-    const stem = await this.cache.read(ownerId, 'stems', `stem:${stemId}`, () => this.stems.findOwned(ownerId, stemId));
+    const stem = await this.cache.read(ownerId, 'stems', STEM_READ_KEYS.stem(stemId), () => this.stems.findOwned(ownerId, stemId));
     if (!stem) throw new RpcFailure(404, 'Stem not found');
     const shown = version ?? toStem(stem).version;
     if (shown === 'enhanced') {

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, StemRecord, StemType, UpdateStemBody } from '@stemdeck/proto';
 import { STEM_TYPES } from '@stemdeck/proto';
 import type { Model } from 'mongoose';
-import { OwnerReadCache } from '../read-cache/owner-read-cache';
+import { OwnerReadCache, type ReadRewrite } from '../read-cache/owner-read-cache';
 import type { EnhancedStemDocument } from './stem.ports';
 import { STEM_MODEL, StemDocument } from './stem.schema';
 
@@ -26,6 +26,26 @@ export const toStem = (doc: StemDocument): StemRecord => ({
 export const stemIdOf = (projectId: string, engine: EngineName, type: StemType): string => `${projectId}-${engine}-${type}`;
 
 const typeOrder = (type: StemType) => STEM_TYPES.indexOf(type);
+
+/** The keys StemQueries keeps its reads under in the owner's `stems` scope. */
+export const STEM_READ_KEYS = {
+  /** A project's stems of one engine, as StemRecords. */
+  list: (projectId: string, engine: EngineName) => `list:${projectId}:${engine}`,
+  /** One stem's document. */
+  stem: (stemId: string) => `stem:${stemId}`,
+};
+
+/**
+ * What a stored stem makes of the kept stem reads: its document read becomes it, a list holding it has it
+ * replaced; a stem that is gone drops them all.
+ */
+export const rewriteStemReads: ReadRewrite<StemDocument | null> = (stored, key, value) => {
+  if (!stored) return undefined;
+  if (key === STEM_READ_KEYS.stem(stored._id)) return stored;
+  if (key !== STEM_READ_KEYS.list(stored.projectId, stored.engine) || !Array.isArray(value)) return value;
+  const records = value as StemRecord[];
+  return records.some((record) => record.id === stored._id) ? records.map((record) => (record.id === stored._id ? toStem(stored) : record)) : records;
+};
 
 /** The owner's stem documents; every change drops the owner's cached stem reads once the database has it. */
 @Injectable()
@@ -77,12 +97,14 @@ export class StemRepository {
     return this.stems.findOne({ _id: stemId, ownerId }).lean<StemDocument>().exec();
   }
 
+  /** The mixer's change: the owner's kept stem reads are rewritten with the stored stem instead of dropped. */
   updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
-    return this.changing(ownerId, () =>
-      this.stems
-        .findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes }, { new: true })
-        .lean<StemDocument>()
-        .exec(),
+    return this.cache.changedRecord(
+      ownerId,
+      'stems',
+      stemId,
+      () => this.stems.findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes }, { new: true }).lean<StemDocument>().exec(),
+      rewriteStemReads,
     );
   }
 
