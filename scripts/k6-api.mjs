@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { ensureK6 } from './k6-install.mjs';
 import { adminToken, api, ensureUsers, fixed, loadAverage, logger, mapConcurrently, metric, openLoadStack, runK6, runLoadMain, signInUsers, stackPids, startSampler, usage, usageLines } from './k6-support.mjs';
-import { ROOT, stopAll } from './stack.mjs';
+import { ROOT, serviceHealthPort, stopAll } from './stack.mjs';
 
 const attach = process.argv.includes('--attach');
 const API_VUS = Number(process.env.LOAD_VUS ?? 200);
@@ -137,6 +137,33 @@ async function databaseCommands(debugUrl) {
   return counts;
 }
 
+/** Media's owner reads by scope and how each was answered (hit, shared, miss): its read cache's counter. */
+async function mediaReads(metricsUrl) {
+  const text = await (await fetch(metricsUrl, { signal: AbortSignal.timeout(2000) })).text();
+  const counts = {};
+  for (const match of text.matchAll(/^stemdeck_media_read_cache_reads_total\{([^}]*)\} (\S+)$/gm)) {
+    const labels = Object.fromEntries([...match[1].matchAll(/(\w+)="([^"]*)"/g)].map((label) => [label[1], label[2]]));
+    counts[`${labels.scope} ${labels.result}`] = Number(match[2]);
+  }
+  return counts;
+}
+
+/** Per scope, the reads between two samples and the share answered without a query. */
+function mediaReadsBetween(first, last) {
+  const before = first?.extra?.mediaReads;
+  const after = last?.extra?.mediaReads;
+  if (!before || !after) return null;
+  const scopes = {};
+  for (const [name, count] of Object.entries(after)) {
+    const [scope, result] = name.split(' ');
+    const entry = (scopes[scope] ??= { reads: 0, fromMemory: 0 });
+    const between = count - (before[name] ?? 0);
+    entry.reads += between;
+    if (result !== 'miss') entry.fromMemory += between;
+  }
+  return scopes;
+}
+
 /** The database commands served between two samples, by command (most first). */
 function commandsBetween(first, last) {
   const before = first?.extra?.commands;
@@ -203,6 +230,7 @@ function report(summary, uploads, samples, windows, meta) {
   const inApi = samples.filter((sample) => sample.at >= windows.apiFrom && sample.at <= windows.apiTo);
   const commands = commandsBetween(inApi[0], inApi.at(-1));
   const commandTotal = commands ? Object.values(commands).reduce((a, b) => a + b, 0) : null;
+  const reads = mediaReadsBetween(inApi[0], inApi.at(-1));
   const apiSeconds = inApi.length > 1 ? (inApi.at(-1).at - inApi[0].at) / 1000 : null;
   const ferretCpu = apiLoad?.processes.ferretdb?.cpuPercent ?? null;
   const wholeLoad = usage(samples, windows.apiFrom, windows.end);
@@ -253,6 +281,7 @@ function report(summary, uploads, samples, windows, meta) {
       commandsPerApiRequest: commandTotal / Math.max(1, apiRequests),
       ferretdbCpuMsPerCommand: ferretCpu === null ? null : (ferretCpu / 100) * apiSeconds * 1000 / Math.max(1, commandTotal),
     },
+    mediaReadsDuringApi: reads,
     loadDuringApi: apiLoad,
     loadWholeRun: wholeLoad,
   };
@@ -305,6 +334,10 @@ function report(summary, uploads, samples, windows, meta) {
       `    ${Object.entries(db.commandsDuringApi).slice(0, 8).map(([command, count]) => `${command} ${count}`).join(', ')}`,
     );
   }
+  if (figures.mediaReadsDuringApi) {
+    const scopes = Object.entries(figures.mediaReadsDuringApi).map(([scope, entry]) => `${scope} ${entry.reads} (${fixed((100 * entry.fromMemory) / Math.max(1, entry.reads), 0)} % from memory)`);
+    lines.push(`  media's owner reads during the API load: ${scopes.join(', ') || 'none'}`);
+  }
   const named = ['gateway (replica 1)', 'gateway-2 (replica 2)', 'media', 'ferretdb', 'nats', 'k6'];
   if (apiLoad) lines.push(`  during the ${DURATION_MS / 1000} s of API load:`, ...usageLines(apiLoad, named, meta.loadBefore));
   process.stdout.write(`${lines.join('\n')}\n\n`);
@@ -348,6 +381,7 @@ async function main() {
 
     const monitorUrl = `http://127.0.0.1:${stack.ports.natsMonitor}`;
     const databaseDebugUrl = `http://127.0.0.1:${stack.ports.ferretdbDebug}`;
+    const mediaMetricsUrl = `http://127.0.0.1:${serviceHealthPort(stack, 'media')}/metrics`;
     if (!(await separationBacklog(monitorUrl))) log(`NATS monitoring at ${monitorUrl} shows no ${SEPARATION.stream}/${SEPARATION.consumer} consumer; the backlog will read n/a`);
     const pids = stackPids(stack);
     const loadBefore = loadAverage();
@@ -359,6 +393,7 @@ async function main() {
     const sampleQueues = async () => ({
       backlog: await separationBacklog(monitorUrl).catch(() => null),
       commands: await databaseCommands(databaseDebugUrl).catch(() => null),
+      mediaReads: await mediaReads(mediaMetricsUrl).catch(() => null),
     });
     let sampler;
     const k6Started = Date.now();

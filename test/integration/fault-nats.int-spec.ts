@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import mongoose from 'mongoose';
 import { join } from 'node:path';
-import { BASE_URL, BASE_URL_2 } from '../support/env';
+import { BASE_URL, BASE_URL_2, CSRF } from '../support/env';
 import { makeClip, objectKeys, ownerIdOf, upload } from '../support/media';
+import { signInExtraUser } from '../support/sessions';
 import { signIn, type SignedInAgent } from '../support/sign-in';
 import { eventually, infra, waitForStudioReady } from '../support/stack-control';
 
@@ -9,7 +11,7 @@ import { eventually, infra, waitForStudioReady } from '../support/stack-control'
  * Promise: when NATS restarts, every service and both gateway replicas reconnect by themselves (/readyz 200
  * again on both); a separation job queued before the restart completes after it (its message is in
  * JetStream's file storage); an upload in flight during the restart either completes or fails with a plain
- * message.
+ * message; media forgets the reads it kept (a change another instance announced meanwhile was never heard).
  */
 /** The lines of either gateway replica's log that name this error id (the cause of a 500). */
 function gatewayLogLine(errorId: string | undefined): string {
@@ -75,4 +77,30 @@ describe('fault: NATS restarted', () => {
     expect(await projectIds()).toEqual([...projectsBefore, ...kept].sort());
     expect(await projectFolders()).toEqual([...foldersBefore, ...kept].sort());
   }, 150_000);
+
+  it('has media drop the reads it kept once its connection is back (announcements made meanwhile were lost)', async () => {
+    // media's MEDIA_READ_CACHE_TTL_MS default: without the drop, the old name would be answered this long.
+    const TTL_MS = 30_000;
+    // Its own user: the jobs of the test above write demo's projects (which drops their reads anyway).
+    const [connection, owner] = await Promise.all([mongoose.createConnection(process.env.MONGODB_URI!).asPromise(), signInExtraUser('nats-cache-owner', 'Nats', 'Cache')]);
+    const json = { ...CSRF, 'content-type': 'application/json' };
+    const created = await owner.fetch('/api/projects', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Kept before the outage', originalFile: 'take.wav', duration: 30 }) });
+    const { id } = (await created.json()) as { id: string };
+    const nameNow = async () => ((await (await owner.fetch(`/api/projects/${id}`)).json()) as { name: string }).name;
+    try {
+      expect(await nameNow()).toBe('Kept before the outage');
+      await infra('nats', 'stop');
+      // Another instance's change while NATS is away: written, its announcement lost.
+      const written = Date.now();
+      await connection.collection('projects').updateOne({ _id: id as never }, { $set: { name: 'Changed during the outage' } });
+      await infra('nats', 'start');
+      await waitForStudioReady(60_000);
+      expect(await nameNow()).toBe('Changed during the outage');
+      // Shown because the reads were dropped, not because they had aged out.
+      expect(Date.now() - written).toBeLessThan(TTL_MS);
+    } finally {
+      await owner.fetch(`/api/projects/${id}`, { method: 'DELETE', headers: CSRF });
+      await connection.close();
+    }
+  }, 120_000);
 });

@@ -51,6 +51,18 @@ export class NatsEventBus {
     this.subscriptions.push(subscription);
   }
 
+  /**
+   * Calls `handle` each time the connection is lost or made again (nats.js's `disconnect` and `reconnect`):
+   * what was published meanwhile by others did not reach this process's subscriptions.
+   */
+  onConnectionChange(handle: (change: 'disconnect' | 'reconnect') => void): void {
+    if (!this.connection) throw new Error('event bus is not connected');
+    const statuses = this.connection.status();
+    void (async () => {
+      for await (const status of statuses) if (status.type === 'disconnect' || status.type === 'reconnect') handle(status.type);
+    })().catch((error: Error) => this.logger.warn(`connection status: ${error.message}`));
+  }
+
   async close(): Promise<void> {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     await this.connection?.drain();

@@ -21,10 +21,10 @@ export const loadMediaConfig = (source: NodeJS.ProcessEnv = process.env) =>
       SEPARATION_SLOT_SWEEP_MS: env.int(15_000, 500),
       /**
        * How long media answers an owner's repeated project and stem reads from memory at most; any change of
-       * theirs drops them at once on every instance, so this only bounds a change announcement that was missed.
-       * 0 keeps nothing (concurrent equal reads still share one query).
+       * theirs drops them at once on every instance, and a lost NATS connection drops everything, so this
+       * only bounds an announcement missed without one. 0 keeps nothing (equal reads still share one query).
        */
-      MEDIA_READ_CACHE_TTL_MS: env.int(5000, 0),
+      MEDIA_READ_CACHE_TTL_MS: env.int(30_000, 0),
       /** Scratch space (model files fetched from object storage). */
       MEDIA_WORK_DIR: z.string().min(1).default('/tmp/stemdeck-media'),
     },

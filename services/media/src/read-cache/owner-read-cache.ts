@@ -47,8 +47,8 @@ export interface OwnerReadCacheOptions {
  * acknowledged it: the instance drops that owner's scope at once and announces it to the others before the
  * change's event goes out on the same connection, so a client that reads after an event reads the change.
  * A read that was under way when its scope changed is answered but not kept (it may hold the old value).
- * Reads are kept `ttlMs` at most, which bounds how long an instance that missed an announcement (NATS away)
- * can answer from before the change. Concurrent reads of the same key share one database query.
+ * Reads are kept `ttlMs` at most, which bounds how long an instance that missed an announcement without losing
+ * its connection can answer from before the change (a lost connection clears everything: read-cache.link). Concurrent reads of the same key share one database query.
  */
 export class OwnerReadCache {
   private readonly buckets: LRUCache<string, Bucket>;
@@ -94,8 +94,9 @@ export class OwnerReadCache {
     owner.loading.set(key, loading);
     try {
       const value = await loading;
-      // Kept only while its scope is unchanged since the query began (a change replaces the bucket).
-      if (this.buckets.peek(name) === owner) owner.entries.set(key, { value, expires: this.now() + this.options.ttlMs });
+      // Kept only while its scope is unchanged since the query began: a change replaces the bucket, a
+      // rewritten record lets go of the queries under way (either may have read the record as it was).
+      if (this.buckets.peek(name) === owner && owner.loading.get(key) === loading) owner.entries.set(key, { value, expires: this.now() + this.options.ttlMs });
       return value;
     } finally {
       if (owner.loading.get(key) === loading) owner.loading.delete(key);
@@ -110,10 +111,11 @@ export class OwnerReadCache {
 
   /**
    * A write of one record whose result says what every kept read of it becomes (`rewrite`), so the reads stay
-   * kept (the mixer's volume changes: the stem lists are read again right after). The reads are dropped
-   * instead, as `changed` does, when the write fails, when another write of the same record overlapped it
-   * (their answers can come back in either order), or when a read of the scope is under way (it may hold the
-   * record as it was). The other instances drop the scope either way.
+   * kept (the mixer's volume changes: the stem lists are read again right after). Queries of the scope under
+   * way are let go of: they answer their callers but are not kept, and later reads do not join them (they may
+   * hold the record as it was). The reads are dropped instead, as `changed` does, when the write fails or when
+   * another write of the same record overlapped it (their answers can come back in either order). The other
+   * instances drop the scope either way.
    */
   async changedRecord<R>(ownerId: string, scope: ReadScope, record: string, write: () => Promise<R>, rewrite: ReadRewrite<R>): Promise<R> {
     const name = bucketName(ownerId, scope);
@@ -135,7 +137,7 @@ export class OwnerReadCache {
       if (writes.inFlight === 0) this.recordWrites.delete(writesKey);
     }
     const bucket = this.buckets.peek(name);
-    if (!alone || writes.latest !== number || (bucket && bucket.loading.size > 0)) {
+    if (!alone || writes.latest !== number) {
       this.changed(ownerId, scope);
       return result;
     }
@@ -145,9 +147,15 @@ export class OwnerReadCache {
         if (value === undefined) bucket.entries.delete(key);
         else entry.value = value;
       }
+      bucket.loading.clear();
     }
     this.link?.announce({ ownerId, scope, instance: this.options.instance });
     return result;
+  }
+
+  /** Drops every kept read (the announcements of the other instances may have been missed). */
+  clear(): void {
+    this.buckets.clear();
   }
 
   /** A change another instance made. */

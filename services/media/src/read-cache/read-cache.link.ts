@@ -18,6 +18,8 @@ const readCacheChange: z.ZodType<ReadCacheChange> = z.object({
  */
 export function linkReadCache(cache: OwnerReadCache, bus: NatsEventBus): OwnerReadCache {
   bus.subscribe(READ_CACHE_CHANGES_SUBJECT, readCacheChange, (change) => cache.heard(change));
+  // Announcements made while the connection was away were never heard: nothing kept is trusted after that.
+  bus.onConnectionChange(() => cache.clear());
   cache.connect({ announce: (change) => bus.publish(READ_CACHE_CHANGES_SUBJECT, change) });
   return cache;
 }
