@@ -103,7 +103,7 @@ describe('OwnerReadCache', () => {
     expect(await cache.read('a', 'projects', 'list', async () => 'a new')).toBe('a old');
   });
 
-  describe('a write of one record that rewrites the kept reads', () => {
+  describe('a write whose result rewrites the kept reads', () => {
     /** A kept list of records and one record's own read; the rewrite replaces the record in both. */
     const rewrite = (result: { id: string; volume: number }, key: string, value: unknown) => {
       if (key === `record:${result.id}`) return result;
@@ -122,7 +122,7 @@ describe('OwnerReadCache', () => {
     it('keeps the reads, rewritten with the stored record, and still announces the change to the others', async () => {
       const { cache, announced } = setUp();
       await keep(cache);
-      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -6 }), rewrite);
+      await cache.changedTo('ann', 'stems', async () => ({ id: 's1', volume: -6 }), rewrite);
       expect(await cache.read('ann', 'stems', 'list', unused)).toEqual([{ id: 's1', volume: -6 }, { id: 's2', volume: 0 }]);
       expect(await cache.read('ann', 'stems', 'record:s1', unused)).toEqual({ id: 's1', volume: -6 });
       expect(await cache.read('ann', 'stems', 'record:s2', unused)).toEqual({ id: 's2', volume: 0 });
@@ -132,7 +132,7 @@ describe('OwnerReadCache', () => {
     it('drops a read the rewrite answers undefined for', async () => {
       const { cache } = setUp();
       await keep(cache);
-      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -6 }), (result, key, value) => (key === 'list' ? undefined : value));
+      await cache.changedTo('ann', 'stems', async () => ({ id: 's1', volume: -6 }), (result, key, value) => (key === 'list' ? undefined : value));
       expect(await cache.read('ann', 'stems', 'list', async () => 'read again')).toBe('read again');
       expect(await cache.read('ann', 'stems', 'record:s2', unused)).toEqual({ id: 's2', volume: 0 });
     });
@@ -140,36 +140,34 @@ describe('OwnerReadCache', () => {
     it('drops the scope when the write fails (it may have been applied), and passes the failure on', async () => {
       const { cache, announced } = setUp();
       await keep(cache);
-      await expect(cache.changedRecord('ann', 'stems', 's1', async () => Promise.reject(new Error('lost answer')), rewrite)).rejects.toThrow('lost answer');
+      await expect(cache.changedTo('ann', 'stems', async () => Promise.reject(new Error('lost answer')), rewrite)).rejects.toThrow('lost answer');
       expect(await cache.read('ann', 'stems', 'record:s2', async () => 'read again')).toBe('read again');
       expect(announced).toHaveLength(1);
     });
 
-    it('drops the scope when two writes of the same record overlap (their answers may come back in either order)', async () => {
+    it('leaves to the rewrite which of two overlapping answers is newer (they can come back in either order)', async () => {
       const { cache } = setUp();
-      await keep(cache);
-      const first = query<{ id: string; volume: number }>();
-      const second = query<{ id: string; volume: number }>();
-      const a = cache.changedRecord('ann', 'stems', 's1', first.load, rewrite);
-      const b = cache.changedRecord('ann', 'stems', 's1', second.load, rewrite);
+      type Rev = { id: string; volume: number; rev: number };
+      const byRev = (result: Rev, key: string, value: unknown) => (key === 'record:s1' && (value as Rev).rev < result.rev ? result : value);
+      await cache.read('ann', 'stems', 'record:s1', async (): Promise<Rev> => ({ id: 's1', volume: 0, rev: 1 }));
+      const first = query<Rev>();
+      const second = query<Rev>();
+      const a = cache.changedTo('ann', 'stems', first.load, byRev);
+      const b = cache.changedTo('ann', 'stems', second.load, byRev);
       // The database applied the first, then the second; the second's answer comes back first.
-      second.calls[0]({ id: 's1', volume: -12 });
+      second.calls[0]({ id: 's1', volume: -12, rev: 3 });
       await b;
-      first.calls[0]({ id: 's1', volume: -6 });
+      first.calls[0]({ id: 's1', volume: -6, rev: 2 });
       await a;
-      expect(await cache.read('ann', 'stems', 'record:s1', async () => ({ id: 's1', volume: -12 }))).toEqual({ id: 's1', volume: -12 });
-      // A later write alone rewrites again.
-      await cache.read('ann', 'stems', 'list', async () => [{ id: 's1', volume: -12 }]);
-      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -3 }), rewrite);
-      expect(await cache.read('ann', 'stems', 'list', unused)).toEqual([{ id: 's1', volume: -3 }]);
+      expect(await cache.read('ann', 'stems', 'record:s1', unused)).toEqual({ id: 's1', volume: -12, rev: 3 });
     });
 
     it('rewrites alongside a write of another record', async () => {
       const { cache } = setUp();
       await keep(cache);
       const slow = query<{ id: string; volume: number }>();
-      const a = cache.changedRecord('ann', 'stems', 's1', slow.load, rewrite);
-      await cache.changedRecord('ann', 'stems', 's2', async () => ({ id: 's2', volume: -1 }), rewrite);
+      const a = cache.changedTo('ann', 'stems', slow.load, rewrite);
+      await cache.changedTo('ann', 'stems', async () => ({ id: 's2', volume: -1 }), rewrite);
       slow.calls[0]({ id: 's1', volume: -6 });
       await a;
       expect(await cache.read('ann', 'stems', 'list', unused)).toEqual([{ id: 's1', volume: -6 }, { id: 's2', volume: -1 }]);
@@ -182,7 +180,7 @@ describe('OwnerReadCache', () => {
       const reading = query<string>();
       const read = cache.read('ann', 'stems', 'record:s3', reading.load);
       const listBefore = cache.read('ann', 'stems', 'other-list', before.load);
-      await cache.changedRecord('ann', 'stems', 's1', async () => ({ id: 's1', volume: -6 }), rewrite);
+      await cache.changedTo('ann', 'stems', async () => ({ id: 's1', volume: -6 }), rewrite);
       // A read after the write does not join the one under way (which may hold s1 as it was).
       const listAfter = cache.read('ann', 'stems', 'other-list', before.load);
       expect(before.calls).toHaveLength(2);

@@ -52,9 +52,6 @@ export interface OwnerReadCacheOptions {
  */
 export class OwnerReadCache {
   private readonly buckets: LRUCache<string, Bucket>;
-  /** Writes of one record under way (owner, scope, record): how many, and the latest one's number. */
-  private readonly recordWrites = new Map<string, { inFlight: number; latest: number }>();
-  private writeNumber = 0;
   private link?: ReadCacheLink;
   private readonly now: () => number;
 
@@ -110,37 +107,22 @@ export class OwnerReadCache {
   }
 
   /**
-   * A write of one record whose result says what every kept read of it becomes (`rewrite`), so the reads stay
-   * kept (the mixer's volume changes: the stem lists are read again right after). Queries of the scope under
-   * way are let go of: they answer their callers but are not kept, and later reads do not join them (they may
-   * hold the record as it was). The reads are dropped instead, as `changed` does, when the write fails or when
-   * another write of the same record overlapped it (their answers can come back in either order). The other
-   * instances drop the scope either way.
+   * A write whose result says what every kept read of the scope becomes (`rewrite`), so the reads stay kept
+   * (the mixer's volume changes: the stem lists are read again right after). The rewrite must keep what is
+   * newer than the result where answers to overlapping writes can come back in either order (stems carry a
+   * change count for this). Queries of the scope under way are let go of: they answer their callers but are
+   * not kept, and later reads do not join them (they may hold what the write changed). A failed write drops
+   * the scope, as `changed` does (it may have been applied); the other instances drop the scope either way.
    */
-  async changedRecord<R>(ownerId: string, scope: ReadScope, record: string, write: () => Promise<R>, rewrite: ReadRewrite<R>): Promise<R> {
-    const name = bucketName(ownerId, scope);
-    const writesKey = `${name}\u0000${record}`;
-    const writes = this.recordWrites.get(writesKey) ?? { inFlight: 0, latest: 0 };
-    const alone = writes.inFlight === 0;
-    const number = ++this.writeNumber;
-    writes.inFlight += 1;
-    writes.latest = number;
-    this.recordWrites.set(writesKey, writes);
+  async changedTo<R>(ownerId: string, scope: ReadScope, write: () => Promise<R>, rewrite: ReadRewrite<R>): Promise<R> {
     let result: R;
     try {
       result = await write();
     } catch (error) {
       this.changed(ownerId, scope);
       throw error;
-    } finally {
-      writes.inFlight -= 1;
-      if (writes.inFlight === 0) this.recordWrites.delete(writesKey);
     }
-    const bucket = this.buckets.peek(name);
-    if (!alone || writes.latest !== number) {
-      this.changed(ownerId, scope);
-      return result;
-    }
+    const bucket = this.buckets.peek(bucketName(ownerId, scope));
     if (bucket) {
       for (const [key, entry] of bucket.entries) {
         const value = rewrite(result, key, entry.value);

@@ -2,7 +2,7 @@ import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { InMemoryProjectStore } from '../testing/in-memory-project-store';
 import type { StemStore } from './stem.ports';
 import { StemQueries } from './stem.queries';
-import { rewriteStemReads, STEM_READ_KEYS, toStem } from './stem.repository';
+import { rewriteStemReads, STEM_READ_KEYS } from './stem.repository';
 import type { StemDocument } from './stem.schema';
 
 const OWNER = 'owner-1';
@@ -84,16 +84,26 @@ describe('StemQueries', () => {
 });
 
 describe('rewriteStemReads', () => {
-  const stored = { ...stem('separated', 'drums', 'stems/fast/drums.flac'), volume: -6 };
-  const list = [toStem(stem('separated', 'vocals', 'v.flac')), toStem(stem('separated', 'drums', 'stems/fast/drums.flac'))];
+  const drums = { ...stem('separated', 'drums', 'stems/fast/drums.flac'), rev: 4 };
+  const stored = { ...drums, volume: -6, rev: 5 };
+  const list = [stem('separated', 'vocals', 'v.flac'), drums];
 
   it("puts the stored stem in its own read and in its project's list of its engine, and leaves other reads", () => {
-    expect(rewriteStemReads(stored, STEM_READ_KEYS.stem(stored._id), stem('separated', 'drums', 'x'))).toBe(stored);
-    expect(rewriteStemReads(stored, STEM_READ_KEYS.list('separated', 'fast'), list)).toEqual([list[0], toStem(stored)]);
-    const otherEngine = [toStem({ ...stem('separated', 'drums', 'q.flac'), _id: 'separated-quality-drums', engine: 'quality' })];
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.stem(stored._id), drums)).toBe(stored);
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.list('separated', 'fast'), list)).toEqual([list[0], stored]);
+    const otherEngine = [{ ...stem('separated', 'drums', 'q.flac'), _id: 'separated-quality-drums', engine: 'quality' as const }];
     expect(rewriteStemReads(stored, STEM_READ_KEYS.list('separated', 'quality'), otherEngine)).toBe(otherEngine);
-    const other = { id: 'x' };
-    expect(rewriteStemReads(stored, STEM_READ_KEYS.stem('separated-fast-vocals'), other)).toBe(other);
+    const other = stem('separated', 'vocals', 'v.flac');
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.stem(other._id), other)).toBe(other);
+  });
+
+  it('keeps what is newer than the answer (an earlier change answered late), counting a stem stored without a count as 0', () => {
+    const newer = { ...drums, volume: -12, rev: 6 };
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.stem(stored._id), newer)).toBe(newer);
+    const kept = [list[0], newer];
+    expect(rewriteStemReads(stored, STEM_READ_KEYS.list('separated', 'fast'), kept)).toBe(kept);
+    const uncounted = { ...drums, rev: undefined };
+    expect(rewriteStemReads({ ...stored, rev: 1 }, STEM_READ_KEYS.stem(stored._id), uncounted)).toEqual({ ...stored, rev: 1 });
   });
 
   it('drops every read when the stem is gone', () => {

@@ -40,7 +40,7 @@ export class StemQueries {
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     const shown = engine ?? project.activeEngine;
     if (!shown) return [];
-    return this.cache.read(ownerId, 'stems', STEM_READ_KEYS.list(projectId, shown), async () => (await this.stems.listOwned(ownerId, projectId, shown)).map(toStem));
+    return (await this.cache.read(ownerId, 'stems', STEM_READ_KEYS.list(projectId, shown), () => this.stems.listOwned(ownerId, projectId, shown))).map(toStem);
   }
 
   /**

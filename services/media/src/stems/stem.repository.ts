@@ -27,24 +27,28 @@ export const stemIdOf = (projectId: string, engine: EngineName, type: StemType):
 
 const typeOrder = (type: StemType) => STEM_TYPES.indexOf(type);
 
-/** The keys StemQueries keeps its reads under in the owner's `stems` scope. */
+/** The keys StemQueries keeps its reads under in the owner's `stems` scope (stem documents, as stored). */
 export const STEM_READ_KEYS = {
-  /** A project's stems of one engine, as StemRecords. */
+  /** A project's stems of one engine, in stem-type order. */
   list: (projectId: string, engine: EngineName) => `list:${projectId}:${engine}`,
   /** One stem's document. */
   stem: (stemId: string) => `stem:${stemId}`,
 };
 
+const newer = (stored: StemDocument, kept: StemDocument | null) => !kept || (stored.rev ?? 0) > (kept.rev ?? 0);
+
 /**
- * What a stored stem makes of the kept stem reads: its document read becomes it, a list holding it has it
- * replaced; a stem that is gone drops them all.
+ * What a stored stem makes of the kept stem reads: its own read becomes it, a list holding it has it replaced,
+ * each only where it is newer than what is kept (answers to two changes of one stem can come back in either
+ * order: the change count decides); a stem that is gone drops them all.
  */
 export const rewriteStemReads: ReadRewrite<StemDocument | null> = (stored, key, value) => {
   if (!stored) return undefined;
-  if (key === STEM_READ_KEYS.stem(stored._id)) return stored;
+  if (key === STEM_READ_KEYS.stem(stored._id)) return newer(stored, value as StemDocument | null) ? stored : value;
   if (key !== STEM_READ_KEYS.list(stored.projectId, stored.engine) || !Array.isArray(value)) return value;
-  const records = value as StemRecord[];
-  return records.some((record) => record.id === stored._id) ? records.map((record) => (record.id === stored._id ? toStem(stored) : record)) : records;
+  const docs = value as StemDocument[];
+  const kept = docs.find((doc) => doc._id === stored._id);
+  return kept && newer(stored, kept) ? docs.map((doc) => (doc === kept ? stored : doc)) : docs;
 };
 
 /** The owner's stem documents; every change drops the owner's cached stem reads once the database has it. */
@@ -63,6 +67,7 @@ export class StemRepository {
           { _id: stemIdOf(stem.projectId, stem.engine, stem.type), ownerId: stem.ownerId },
           {
             $set: { objectKey: stem.objectKey, quality: stem.quality },
+            $inc: { rev: 1 },
             $setOnInsert: {
               projectId: stem.projectId,
               engine: stem.engine,
@@ -99,11 +104,10 @@ export class StemRepository {
 
   /** The mixer's change: the owner's kept stem reads are rewritten with the stored stem instead of dropped. */
   updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
-    return this.cache.changedRecord(
+    return this.cache.changedTo(
       ownerId,
       'stems',
-      stemId,
-      () => this.stems.findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes }, { new: true }).lean<StemDocument>().exec(),
+      () => this.stems.findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes, $inc: { rev: 1 } }, { new: true }).lean<StemDocument>().exec(),
       rewriteStemReads,
     );
   }
@@ -111,7 +115,7 @@ export class StemRepository {
   setEnhanced(ownerId: string, projectId: string, stemId: string, enhanced: EnhancedStemDocument): Promise<StemDocument | null> {
     return this.changing(ownerId, () =>
       this.stems
-        .findOneAndUpdate({ _id: stemId, ownerId, projectId }, { $set: { enhanced, version: 'enhanced' } }, { new: true })
+        .findOneAndUpdate({ _id: stemId, ownerId, projectId }, { $set: { enhanced, version: 'enhanced' }, $inc: { rev: 1 } }, { new: true })
         .lean<StemDocument>()
         .exec(),
     );

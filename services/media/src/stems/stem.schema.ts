@@ -20,6 +20,11 @@ export interface StemDocument {
   /** The newest enhanced version: the enhance job that made it and its object (the original key stays). */
   enhanced?: { jobId: string; objectKey: string; createdAt: Date } | null;
   createdAt: Date;
+  /**
+   * Counts the document's changes (every write adds one; absent on stems stored before it was kept): of two
+   * answers to changes of the same stem, the one with the higher count is the newer, whichever comes back first.
+   */
+  rev?: number;
 }
 
 export const StemSchema = new Schema<StemDocument>(
@@ -37,6 +42,7 @@ export const StemSchema = new Schema<StemDocument>(
     version: { type: String, default: 'original' },
     enhanced: { type: new Schema({ jobId: String, objectKey: String, createdAt: Date }, { _id: false }), default: null },
     createdAt: { type: Date, required: true },
+    rev: { type: Number, default: 0 },
   },
   { versionKey: false, collection: 'stems' },
 );
