@@ -60,6 +60,8 @@ FROM runtime-ffmpeg AS media
 COPY --from=build --chown=root:root /app/libs/audio/models ./libs/audio/models
 COPY --from=build --chown=root:root /app/services/media/package.json ./services/media/package.json
 COPY --from=build --chown=root:root /app/services/media/dist ./services/media/dist
+# Media's own dependencies that npm could not hoist (another version of the package sits at the root).
+COPY --from=build --chown=root:root /app/services/media/node_modules ./services/media/node_modules
 CMD ["node", "services/media/dist/main.js"]
 
 FROM runtime-ffmpeg AS jobs

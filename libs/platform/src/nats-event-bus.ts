@@ -52,6 +52,21 @@ export class NatsEventBus {
   }
 
   /**
+   * Resolves once the server has received everything published so far (a round trip), or after `timeoutMs`
+   * (false then: the connection is away and the messages wait in its buffer).
+   */
+  async flush(timeoutMs: number): Promise<boolean> {
+    if (!this.connection) throw new Error('event bus is not connected');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([this.connection.flush().then(() => true as const), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /**
    * Calls `handle` each time the connection is lost or made again (nats.js's `disconnect` and `reconnect`):
    * what was published meanwhile by others did not reach this process's subscriptions.
    */

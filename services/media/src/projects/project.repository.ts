@@ -67,12 +67,12 @@ export class ProjectRepository {
     await this.changing(ownerId, () => this.projects.deleteOne({ _id: projectId, ownerId }).exec());
   }
 
-  /** Runs a write and drops the owner's cached projects reads once it has answered (failed too: it may have been applied). */
+  /** Runs a write and drops the owner's kept project reads (and tells the other instances) once it has answered (failed too: it may have been applied). */
   private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } finally {
-      this.cache.changed(ownerId, 'projects');
+      await this.cache.changed(ownerId, 'projects');
     }
   }
 }

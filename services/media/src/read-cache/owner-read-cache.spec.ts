@@ -7,11 +7,11 @@ function query<T>() {
   return { load, calls };
 }
 
-function setUp(ttlMs = 1000) {
+function setUp(ttlMs = 1000, maxReadsPerBucket = 8) {
   let now = 0;
   const announced: ReadCacheChange[] = [];
-  const cache = new OwnerReadCache({ ttlMs, maxBuckets: 3, instance: 'here', now: () => now });
-  cache.connect({ announce: (change) => announced.push(change) });
+  const cache = new OwnerReadCache({ ttlMs, maxBuckets: 3, maxReadsPerBucket, instance: 'here', now: () => now });
+  cache.connect({ announce: async (change) => void announced.push(change) });
   return { cache, announced, advance: (ms: number) => (now += ms) };
 }
 
@@ -35,7 +35,7 @@ describe('OwnerReadCache', () => {
     await cache.read('ann', 'projects', 'list', async () => 'old list');
     await cache.read('ann', 'stems', 'list:p1:fast', async () => 'old stems');
     await cache.read('bob', 'stems', 'list:p2:fast', async () => 'bob stems');
-    cache.changed('ann', 'stems');
+    await cache.changed('ann', 'stems');
     expect(announced).toEqual([{ ownerId: 'ann', scope: 'stems', instance: 'here' }]);
     expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'new stems')).toBe('new stems');
     expect(await cache.read('ann', 'projects', 'list', async () => 'new list')).toBe('old list');
@@ -78,7 +78,7 @@ describe('OwnerReadCache', () => {
     const { cache } = setUp();
     const { load, calls } = query<string>();
     const before = cache.read('ann', 'stems', 'list:p1:fast', load);
-    cache.changed('ann', 'stems');
+    await cache.changed('ann', 'stems');
     const after = cache.read('ann', 'stems', 'list:p1:fast', load);
     expect(calls).toHaveLength(2);
     calls[0]('read before the change');
@@ -92,6 +92,18 @@ describe('OwnerReadCache', () => {
     const { cache } = setUp();
     await expect(cache.read('ann', 'projects', 'project:p1', async () => Promise.reject(new Error('database away')))).rejects.toThrow('database away');
     expect(await cache.read('ann', 'projects', 'project:p1', async () => 'back')).toBe('back');
+  });
+
+  it('keeps a bounded number of reads per owner scope, the least recently read going first', async () => {
+    const { cache } = setUp(1000, 4);
+    const unusedRead = async (): Promise<string> => {
+      throw new Error('not read again');
+    };
+    for (const id of ['p1', 'p2', 'p3', 'p4']) await cache.read('ann', 'projects', `project:${id}`, async () => `${id} old`);
+    await cache.read('ann', 'projects', 'project:p1', unusedRead);
+    await cache.read('ann', 'projects', 'project:p5', async () => 'p5 old');
+    expect(await cache.read('ann', 'projects', 'project:p2', async () => 'p2 new')).toBe('p2 new');
+    expect(await cache.read('ann', 'projects', 'project:p1', unusedRead)).toBe('p1 old');
   });
 
   it('keeps a bounded number of owner scopes, the least recently read going first', async () => {
@@ -145,21 +157,26 @@ describe('OwnerReadCache', () => {
       expect(announced).toHaveLength(1);
     });
 
-    it('leaves to the rewrite which of two overlapping answers is newer (they can come back in either order)', async () => {
+    it('drops instead of rewriting when the scope was dropped while the write was under way (a re-created record restarts its count)', async () => {
       const { cache } = setUp();
-      type Rev = { id: string; volume: number; rev: number };
-      const byRev = (result: Rev, key: string, value: unknown) => (key === 'record:s1' && (value as Rev).rev < result.rev ? result : value);
-      await cache.read('ann', 'stems', 'record:s1', async (): Promise<Rev> => ({ id: 's1', volume: 0, rev: 1 }));
-      const first = query<Rev>();
-      const second = query<Rev>();
-      const a = cache.changedTo('ann', 'stems', first.load, byRev);
-      const b = cache.changedTo('ann', 'stems', second.load, byRev);
-      // The database applied the first, then the second; the second's answer comes back first.
-      second.calls[0]({ id: 's1', volume: -12, rev: 3 });
-      await b;
-      first.calls[0]({ id: 's1', volume: -6, rev: 2 });
-      await a;
-      expect(await cache.read('ann', 'stems', 'record:s1', unused)).toEqual({ id: 's1', volume: -12, rev: 3 });
+      await keep(cache);
+      const slow = query<{ id: string; volume: number }>();
+      const write = cache.changedTo('ann', 'stems', slow.load, rewrite);
+      await cache.changed('ann', 'stems');
+      await cache.read('ann', 'stems', 'list', async () => [{ id: 's1', volume: 0 }]);
+      slow.calls[0]({ id: 's1', volume: -6 });
+      await write;
+      expect(await cache.read('ann', 'stems', 'list', async () => 'read again')).toBe('read again');
+    });
+
+    it('drops instead of rewriting when nothing was kept when the write began (reads made meanwhile may predate it)', async () => {
+      const { cache } = setUp();
+      const slow = query<{ id: string; volume: number }>();
+      const write = cache.changedTo('ann', 'stems', slow.load, rewrite);
+      await cache.read('ann', 'stems', 'list', async () => [{ id: 's1', volume: 0 }]);
+      slow.calls[0]({ id: 's1', volume: -6 });
+      await write;
+      expect(await cache.read('ann', 'stems', 'list', async () => 'read again')).toBe('read again');
     });
 
     it('rewrites alongside a write of another record', async () => {

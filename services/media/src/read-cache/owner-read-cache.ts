@@ -1,10 +1,11 @@
+import { Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { mediaReadCacheReads } from '@stemdeck/platform';
 
 /**
- * The parts of an owner's data a read may be cached under. A change drops every cached read of its scope for
- * that owner: a project, job or analysis change drops `projects` (the library, a project with its jobs, the
- * project a stem read checks), a stem change drops `stems` (a project's stem lists, a stem's stored object).
+ * The parts of an owner's data a read may be kept under: `projects` (the library, a project with its jobs, the
+ * project a stem read checks: projects and separation jobs) and `stems` (a project's stem lists, a stem's
+ * stored object). A change of one of them drops or rewrites that scope of that owner.
  */
 export type ReadScope = 'projects' | 'stems';
 
@@ -18,39 +19,47 @@ export interface ReadCacheChange {
 
 /** How the instances tell each other about changes (NATS in the service, nothing in unit specs). */
 export interface ReadCacheLink {
-  announce(change: ReadCacheChange): void;
+  /** Resolves once the other instances can hear it (or gives up: a lost announcement is bounded by the time limit). */
+  announce(change: ReadCacheChange): Promise<void>;
 }
 
 /**
- * How a change of one record rewrites a kept read of its scope: the read's new value, or undefined to drop it
- * (a read the change does not touch is returned as it is).
+ * How a write's result rewrites a kept read of its scope: the read's new value, or undefined to drop it (a
+ * read the change does not touch is returned as it is).
  */
 export type ReadRewrite<R> = (result: R, key: string, value: unknown) => unknown;
 
 interface Bucket {
-  readonly entries: Map<string, { value: unknown; expires: number }>;
+  readonly entries: LRUCache<string, { value: unknown; expires: number }>;
   readonly loading: Map<string, Promise<unknown>>;
 }
 
 export interface OwnerReadCacheOptions {
-  /** How long a read is served from memory at most (the bound when a change from another instance is missed). */
+  /** How long a read is answered from memory at most (the bound when a change from another instance is missed); 0 keeps none. */
   ttlMs: number;
   /** How many owner scopes are kept; the least recently read go first. */
   maxBuckets: number;
+  /** How many reads one owner scope keeps; the least recently read go first. */
+  maxReadsPerBucket: number;
   instance: string;
   now?: () => number;
 }
 
 /**
  * Answers the owner's repeated reads from memory until something changes them. Every write of projects, jobs
- * and stems goes through this service's repositories, and each one calls `changed` after the database has
- * acknowledged it: the instance drops that owner's scope at once and announces it to the others before the
- * change's event goes out on the same connection, so a client that reads after an event reads the change.
- * A read that was under way when its scope changed is answered but not kept (it may hold the old value).
- * Reads are kept `ttlMs` at most, which bounds how long an instance that missed an announcement without losing
- * its connection can answer from before the change (a lost connection clears everything: read-cache.link). Concurrent reads of the same key share one database query.
+ * and stems goes through this service's repositories, and each one, once the database has answered, drops
+ * that owner's scope here (`changed`) or rewrites its kept reads with what it stored (`changedTo`, the
+ * mixer's changes), and announces the change to the other instances before the repository returns: the
+ * announcement has reached NATS before the write's reply or event goes out, so an instance hears of a change
+ * before a client can ask it again after hearing of the change itself. A read that was under way when its
+ * scope changed is answered but not kept (it may hold the old value). Concurrent reads of the same key share
+ * one database query. Reads are answered from memory for `ttlMs` at most, which bounds how long an instance
+ * that missed an announcement without losing its connection answers from before the change (a lost
+ * connection clears everything: read-cache.link). Memory: `maxBuckets` owner scopes of `maxReadsPerBucket`
+ * reads at most.
  */
 export class OwnerReadCache {
+  private readonly logger = new Logger(OwnerReadCache.name);
   private readonly buckets: LRUCache<string, Bucket>;
   private link?: ReadCacheLink;
   private readonly now: () => number;
@@ -58,10 +67,6 @@ export class OwnerReadCache {
   constructor(private readonly options: OwnerReadCacheOptions) {
     this.buckets = new LRUCache({ max: options.maxBuckets });
     this.now = options.now ?? Date.now;
-  }
-
-  get instance(): string {
-    return this.options.instance;
   }
 
   connect(link: ReadCacheLink): void {
@@ -83,7 +88,7 @@ export class OwnerReadCache {
     }
     mediaReadCacheReads.inc({ scope, result: 'miss' });
     if (!bucket) {
-      bucket = { entries: new Map(), loading: new Map() };
+      bucket = { entries: new LRUCache({ max: this.options.maxReadsPerBucket }), loading: new Map() };
       this.buckets.set(name, bucket);
     }
     const owner = bucket;
@@ -92,46 +97,53 @@ export class OwnerReadCache {
     try {
       const value = await loading;
       // Kept only while its scope is unchanged since the query began: a change replaces the bucket, a
-      // rewritten record lets go of the queries under way (either may have read the record as it was).
-      if (this.buckets.peek(name) === owner && owner.loading.get(key) === loading) owner.entries.set(key, { value, expires: this.now() + this.options.ttlMs });
+      // rewrite lets go of the queries under way (either may have read what the change changed).
+      const current = this.buckets.peek(name) === owner && owner.loading.get(key) === loading;
+      if (current && this.options.ttlMs > 0) owner.entries.set(key, { value, expires: this.now() + this.options.ttlMs });
       return value;
     } finally {
       if (owner.loading.get(key) === loading) owner.loading.delete(key);
     }
   }
 
-  /** A change this instance made (acknowledged by the database): dropped here and announced to the others. */
-  changed(ownerId: string, scope: ReadScope): void {
+  /** A change this instance made (answered by the database: applied, or perhaps applied): dropped here and announced. */
+  async changed(ownerId: string, scope: ReadScope): Promise<void> {
     this.drop(ownerId, scope);
-    this.link?.announce({ ownerId, scope, instance: this.options.instance });
+    await this.announce(ownerId, scope);
   }
 
   /**
    * A write whose result says what every kept read of the scope becomes (`rewrite`), so the reads stay kept
    * (the mixer's volume changes: the stem lists are read again right after). The rewrite must keep what is
-   * newer than the result where answers to overlapping writes can come back in either order (stems carry a
+   * newer than the result, as answers to overlapping writes can come back in either order (stems carry a
    * change count for this). Queries of the scope under way are let go of: they answer their callers but are
-   * not kept, and later reads do not join them (they may hold what the write changed). A failed write drops
-   * the scope, as `changed` does (it may have been applied); the other instances drop the scope either way.
+   * not kept, and later reads do not join them (they may hold what the write changed). The scope is dropped
+   * instead, as `changed` does, when the write fails (it may have been applied) and when the scope was not
+   * kept all through the write (it was dropped meanwhile: a delete and re-creation may have restarted the
+   * change count). The other instances drop the scope either way.
    */
   async changedTo<R>(ownerId: string, scope: ReadScope, write: () => Promise<R>, rewrite: ReadRewrite<R>): Promise<R> {
+    const name = bucketName(ownerId, scope);
+    const before = this.buckets.peek(name);
     let result: R;
     try {
       result = await write();
     } catch (error) {
-      this.changed(ownerId, scope);
+      await this.changed(ownerId, scope);
       throw error;
     }
-    const bucket = this.buckets.peek(bucketName(ownerId, scope));
-    if (bucket) {
-      for (const [key, entry] of bucket.entries) {
-        const value = rewrite(result, key, entry.value);
-        if (value === undefined) bucket.entries.delete(key);
-        else entry.value = value;
-      }
-      bucket.loading.clear();
+    const bucket = this.buckets.peek(name);
+    if (!bucket || bucket !== before) {
+      await this.changed(ownerId, scope);
+      return result;
     }
-    this.link?.announce({ ownerId, scope, instance: this.options.instance });
+    for (const [key, entry] of [...bucket.entries.entries()]) {
+      const value = rewrite(result, key, entry.value);
+      if (value === undefined) bucket.entries.delete(key);
+      else entry.value = value;
+    }
+    bucket.loading.clear();
+    await this.announce(ownerId, scope);
     return result;
   }
 
@@ -147,6 +159,15 @@ export class OwnerReadCache {
 
   private drop(ownerId: string, scope: ReadScope): void {
     this.buckets.delete(bucketName(ownerId, scope));
+  }
+
+  /** The write has happened either way: an announcement that cannot go out (shutting down) is logged, not thrown. */
+  private async announce(ownerId: string, scope: ReadScope): Promise<void> {
+    try {
+      await this.link?.announce({ ownerId, scope, instance: this.options.instance });
+    } catch (error) {
+      this.logger.warn(`a change of ${scope} could not be announced to the other instances: ${(error as Error).message}`);
+    }
   }
 }
 

@@ -35,7 +35,7 @@ function setUp() {
     listOwned: async (ownerId, projectId, engine) => stored.filter((s) => s.ownerId === ownerId && s.projectId === projectId && s.engine === engine),
     findOwned: async (ownerId, stemId) => stored.find((s) => s.ownerId === ownerId && s._id === stemId) ?? null,
   };
-  return new StemQueries(projects, stems, new OwnerReadCache({ ttlMs: 5000, maxBuckets: 100, instance: 'spec' }));
+  return new StemQueries(projects, stems, new OwnerReadCache({ ttlMs: 5000, maxBuckets: 100, maxReadsPerBucket: 50, instance: 'spec' }));
 }
 
 describe('StemQueries', () => {

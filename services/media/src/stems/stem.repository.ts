@@ -121,12 +121,12 @@ export class StemRepository {
     );
   }
 
-  /** Runs a write and drops the owner's cached stems reads once it has answered (failed too: it may have been applied). */
+  /** Runs a write and drops the owner's kept stem reads (and tells the other instances) once it has answered (failed too: it may have been applied). */
   private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
     try {
       return await write();
     } finally {
-      this.cache.changed(ownerId, 'stems');
+      await this.cache.changed(ownerId, 'stems');
     }
   }
 }
