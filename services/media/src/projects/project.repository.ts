@@ -33,7 +33,7 @@ export class ProjectRepository {
   ) {}
 
   async create(doc: ProjectDocument): Promise<ProjectDocument> {
-    await this.changing(doc.ownerId, () => this.projects.create(doc));
+    await this.cache.changing(doc.ownerId, 'projects', () => this.projects.create(doc));
     return doc;
   }
 
@@ -46,33 +46,24 @@ export class ProjectRepository {
   }
 
   async setActiveEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
-    await this.changing(ownerId, () => this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec());
+    await this.cache.changing(ownerId, 'projects', () => this.projects.updateOne({ _id: projectId, ownerId }, { $set: { activeEngine: engine } }).exec());
   }
 
   /** The audio the engines and the player read, once a video's track is extracted. */
   setAudioKey(ownerId: string, projectId: string, audioKey: string): Promise<ProjectDocument | null> {
-    return this.changing(ownerId, () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { audioKey } }, { new: true }).lean<ProjectDocument>().exec());
+    return this.cache.changing(ownerId, 'projects', () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { audioKey } }, { new: true }).lean<ProjectDocument>().exec());
   }
 
   /** The analysis of the whole recording (and its decoded length), once the ingest job has it. */
   setAnalysis(ownerId: string, projectId: string, fields: Pick<ProjectDocument, 'duration' | 'bpm' | 'key' | 'analysis'>): Promise<ProjectDocument | null> {
-    return this.changing(ownerId, () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: fields }, { new: true }).lean<ProjectDocument>().exec());
+    return this.cache.changing(ownerId, 'projects', () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: fields }, { new: true }).lean<ProjectDocument>().exec());
   }
 
   renameOwned(ownerId: string, projectId: string, name: string): Promise<ProjectDocument | null> {
-    return this.changing(ownerId, () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { name } }, { new: true }).lean<ProjectDocument>().exec());
+    return this.cache.changing(ownerId, 'projects', () => this.projects.findOneAndUpdate({ _id: projectId, ownerId }, { $set: { name } }, { new: true }).lean<ProjectDocument>().exec());
   }
 
   async deleteOwned(ownerId: string, projectId: string): Promise<void> {
-    await this.changing(ownerId, () => this.projects.deleteOne({ _id: projectId, ownerId }).exec());
-  }
-
-  /** Runs a write and drops the owner's kept project reads (and tells the other instances) once it has answered (failed too: it may have been applied). */
-  private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.cache.changed(ownerId, 'projects');
-    }
+    await this.cache.changing(ownerId, 'projects', () => this.projects.deleteOne({ _id: projectId, ownerId }).exec());
   }
 }

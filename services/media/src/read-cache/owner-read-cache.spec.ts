@@ -7,6 +7,11 @@ function query<T>() {
   return { load, calls };
 }
 
+/** A query a read must not make (it is answered from memory). */
+const unused = async (): Promise<never> => {
+  throw new Error('not read again');
+};
+
 function setUp(ttlMs = 1000, maxReadsPerBucket = 8) {
   let now = 0;
   const announced: ReadCacheChange[] = [];
@@ -40,6 +45,21 @@ describe('OwnerReadCache', () => {
     expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'new stems')).toBe('new stems');
     expect(await cache.read('ann', 'projects', 'list', async () => 'new list')).toBe('old list');
     expect(await cache.read('bob', 'stems', 'list:p2:fast', async () => 'new bob stems')).toBe('bob stems');
+  });
+
+  it('drops and announces after a write run through it, once it has answered, failed or not, and passes on its answer or failure', async () => {
+    const { cache, announced } = setUp();
+    await cache.read('ann', 'projects', 'list', async () => 'old list');
+    const slow = query<string>();
+    const write = cache.changing('ann', 'projects', slow.load);
+    expect(await cache.read('ann', 'projects', 'list', unused)).toBe('old list');
+    slow.calls[0]('stored');
+    expect(await write).toBe('stored');
+    expect(announced).toEqual([{ ownerId: 'ann', scope: 'projects', instance: 'here' }]);
+    expect(await cache.read('ann', 'projects', 'list', async () => 'new list')).toBe('new list');
+    await expect(cache.changing('ann', 'projects', async () => Promise.reject(new Error('lost answer')))).rejects.toThrow('lost answer');
+    expect(announced).toHaveLength(2);
+    expect(await cache.read('ann', 'projects', 'list', async () => 'read again')).toBe('read again');
   });
 
   it("drops what another instance changed and ignores its own announcement coming back", async () => {
@@ -96,14 +116,11 @@ describe('OwnerReadCache', () => {
 
   it('keeps a bounded number of reads per owner scope, the least recently read going first', async () => {
     const { cache } = setUp(1000, 4);
-    const unusedRead = async (): Promise<string> => {
-      throw new Error('not read again');
-    };
     for (const id of ['p1', 'p2', 'p3', 'p4']) await cache.read('ann', 'projects', `project:${id}`, async () => `${id} old`);
-    await cache.read('ann', 'projects', 'project:p1', unusedRead);
+    await cache.read('ann', 'projects', 'project:p1', unused);
     await cache.read('ann', 'projects', 'project:p5', async () => 'p5 old');
     expect(await cache.read('ann', 'projects', 'project:p2', async () => 'p2 new')).toBe('p2 new');
-    expect(await cache.read('ann', 'projects', 'project:p1', unusedRead)).toBe('p1 old');
+    expect(await cache.read('ann', 'projects', 'project:p1', unused)).toBe('p1 old');
   });
 
   it('keeps a bounded number of owner scopes, the least recently read going first', async () => {
@@ -127,10 +144,6 @@ describe('OwnerReadCache', () => {
       await cache.read('ann', 'stems', 'record:s1', async () => ({ id: 's1', volume: 0 }));
       await cache.read('ann', 'stems', 'record:s2', async () => ({ id: 's2', volume: 0 }));
     };
-    const unused = async (): Promise<never> => {
-      throw new Error('not read again');
-    };
-
     it('keeps the reads, rewritten with the stored record, and still announces the change to the others', async () => {
       const { cache, announced } = setUp();
       await keep(cache);

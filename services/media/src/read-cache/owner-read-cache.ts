@@ -112,6 +112,15 @@ export class OwnerReadCache {
     await this.announce(ownerId, scope);
   }
 
+  /** Runs a write of the owner's scope, then `changed` once it has answered (failed too: it may have been applied). */
+  async changing<T>(ownerId: string, scope: ReadScope, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } finally {
+      await this.changed(ownerId, scope);
+    }
+  }
+
   /**
    * A write whose result says what every kept read of the scope becomes (`rewrite`), so the reads stay kept
    * (the mixer's volume changes: the stem lists are read again right after). The rewrite must keep what is

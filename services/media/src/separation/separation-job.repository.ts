@@ -29,7 +29,7 @@ export class SeparationJobRepository {
     const now = new Date();
     // Every job starts waiting for one of its owner's slots (SeparationSlots hands it to the queue).
     const doc: SeparationJobDocument = { ...job, status: 'queued', progress: 0, error: null, partialSeconds: null, attempts: 0, waiting: true, createdAt: now, updatedAt: now };
-    await this.changing(doc.ownerId, () => this.jobs.create(doc));
+    await this.cache.changing(doc.ownerId, 'projects', () => this.jobs.create(doc));
     return doc;
   }
 
@@ -47,7 +47,7 @@ export class SeparationJobRepository {
   }
 
   async markProcessing(ownerId: string, jobId: string): Promise<void> {
-    await this.changing(ownerId, () =>
+    await this.cache.changing(ownerId, 'projects', () =>
       this.jobs
         .updateOne({ _id: jobId, ownerId }, { $set: { status: 'processing', updatedAt: new Date() }, $inc: { attempts: 1 } })
         .exec(),
@@ -55,17 +55,17 @@ export class SeparationJobRepository {
   }
 
   async setProgress(ownerId: string, jobId: string, progress: number): Promise<void> {
-    await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { progress, updatedAt: new Date() } }).exec());
+    await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { progress, updatedAt: new Date() } }).exec());
   }
 
   /** The first `seconds` of every stem are stored and playable. */
   async setPartial(ownerId: string, jobId: string, seconds: number): Promise<void> {
-    await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { partialSeconds: seconds, updatedAt: new Date() } }).exec());
+    await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { partialSeconds: seconds, updatedAt: new Date() } }).exec());
   }
 
   async finish(ownerId: string, jobId: string, status: Extract<SeparationJobStatus, 'completed' | 'failed'>, error: string | null = null) {
     const changes = status === 'completed' ? { status, error, progress: 1 } : { status, error, partialSeconds: null };
-    await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec());
+    await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec());
   }
 
   /** The newest job per engine of each of the owner's given projects, newest first. */
@@ -98,20 +98,11 @@ export class SeparationJobRepository {
 
   /** Takes the job out of waiting; true only for the call that did. */
   async leaveWaiting(ownerId: string, jobId: string): Promise<boolean> {
-    const result = await this.changing(ownerId, () => this.jobs.updateOne({ _id: jobId, ownerId, waiting: true }, { $set: { waiting: false, updatedAt: new Date() } }).exec());
+    const result = await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId, ownerId, waiting: true }, { $set: { waiting: false, updatedAt: new Date() } }).exec());
     return result.modifiedCount === 1;
   }
 
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
-    await this.changing(ownerId, () => this.jobs.deleteMany({ ownerId, projectId }).exec());
-  }
-
-  /** Runs a write and drops the owner's kept project reads (and tells the other instances) once it has answered (failed too: it may have been applied). */
-  private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.cache.changed(ownerId, 'projects');
-    }
+    await this.cache.changing(ownerId, 'projects', () => this.jobs.deleteMany({ ownerId, projectId }).exec());
   }
 }

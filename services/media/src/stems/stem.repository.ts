@@ -61,7 +61,7 @@ export class StemRepository {
 
   /** Creates or replaces the stored object of a stem; keeps the user's mixer settings on a re-run. */
   async upsert(stem: Omit<StemDocument, '_id' | 'volume' | 'muted' | 'soloed' | 'createdAt'>): Promise<void> {
-    await this.changing(stem.ownerId, () =>
+    await this.cache.changing(stem.ownerId, 'stems', () =>
       this.stems
         .updateOne(
           { _id: stemIdOf(stem.projectId, stem.engine, stem.type), ownerId: stem.ownerId },
@@ -91,11 +91,11 @@ export class StemRepository {
 
   /** Every stem document of a project, all engines (the project is being deleted). */
   async deleteForProject(ownerId: string, projectId: string): Promise<void> {
-    await this.changing(ownerId, () => this.stems.deleteMany({ ownerId, projectId }).exec());
+    await this.cache.changing(ownerId, 'stems', () => this.stems.deleteMany({ ownerId, projectId }).exec());
   }
 
   async deleteForEngine(ownerId: string, projectId: string, engine: EngineName): Promise<void> {
-    await this.changing(ownerId, () => this.stems.deleteMany({ ownerId, projectId, engine }).exec());
+    await this.cache.changing(ownerId, 'stems', () => this.stems.deleteMany({ ownerId, projectId, engine }).exec());
   }
 
   findOwned(ownerId: string, stemId: string): Promise<StemDocument | null> {
@@ -113,20 +113,11 @@ export class StemRepository {
   }
 
   setEnhanced(ownerId: string, projectId: string, stemId: string, enhanced: EnhancedStemDocument): Promise<StemDocument | null> {
-    return this.changing(ownerId, () =>
+    return this.cache.changing(ownerId, 'stems', () =>
       this.stems
         .findOneAndUpdate({ _id: stemId, ownerId, projectId }, { $set: { enhanced, version: 'enhanced' }, $inc: { rev: 1 } }, { new: true })
         .lean<StemDocument>()
         .exec(),
     );
-  }
-
-  /** Runs a write and drops the owner's kept stem reads (and tells the other instances) once it has answered (failed too: it may have been applied). */
-  private async changing<T>(ownerId: string, write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } finally {
-      await this.cache.changed(ownerId, 'stems');
-    }
   }
 }
