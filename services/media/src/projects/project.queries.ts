@@ -5,7 +5,7 @@ import { toSeparationJob } from '../separation/separation-job.repository';
 import type { SeparationJobDocument } from '../separation/separation-job.schema';
 import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { PROJECT_JOBS, PROJECT_STORE, type ProjectJobs, type ProjectStore } from './project.ports';
-import { PROJECT_NOT_FOUND, toProject } from './project.repository';
+import { PROJECT_NOT_FOUND, PROJECT_READ_KEYS, toProject } from './project.repository';
 import type { ProjectDocument } from './project.schema';
 
 /**
@@ -22,11 +22,11 @@ export class ProjectQueries {
 
   /** The owner's projects, newest first, each with its newest job per engine (the library shows their state). */
   list(ownerId: string): Promise<Project[]> {
-    return this.cache.read(ownerId, 'projects', 'list', () => this.load(ownerId));
+    return this.cache.read(ownerId, 'projects', PROJECT_READ_KEYS.list, () => this.load(ownerId));
   }
 
   get(ownerId: string, projectId: string): Promise<Project> {
-    return this.cache.read(ownerId, 'projects', `project:${projectId}`, () => this.loadOne(ownerId, projectId));
+    return this.cache.read(ownerId, 'projects', PROJECT_READ_KEYS.project(projectId), () => this.loadOne(ownerId, projectId));
   }
 
   private async load(ownerId: string): Promise<Project[]> {
@@ -64,7 +64,7 @@ export class ProjectQueries {
   }
 
   private async owned(ownerId: string, projectId: string): Promise<ProjectDocument> {
-    const project = await this.cache.read(ownerId, 'projects', `document:${projectId}`, () => this.projects.findOwned(ownerId, projectId));
+    const project = await this.cache.read(ownerId, 'projects', PROJECT_READ_KEYS.document(projectId), () => this.projects.findOwned(ownerId, projectId));
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     return project;
   }

@@ -18,6 +18,16 @@ export const toProject = (doc: ProjectDocument, jobs?: SeparationJob[]): Project
   ...(jobs ? { jobs } : {}),
 });
 
+/** The keys ProjectQueries and StemQueries keep their reads under in the owner's `projects` scope. */
+export const PROJECT_READ_KEYS = {
+  /** The library: every project with its newest jobs. */
+  list: 'list',
+  /** One project with its newest jobs, as clients see it. */
+  project: (projectId: string) => `project:${projectId}`,
+  /** One project's document, as stored (the stem reads check the project through it). */
+  document: (projectId: string) => `document:${projectId}`,
+} as const;
+
 /** What every project read or change answers (404) for a missing project and for another user's alike. */
 export const PROJECT_NOT_FOUND = 'Project not found';
 

@@ -3,7 +3,7 @@ import { RpcFailure } from '@stemdeck/platform';
 import type { EngineName, ObjectLocation, StemRecord, StemVersion } from '@stemdeck/proto';
 import { stemContentType } from '@stemdeck/proto';
 import { PROJECT_STORE, type ProjectStore } from '../projects/project.ports';
-import { PROJECT_NOT_FOUND } from '../projects/project.repository';
+import { PROJECT_NOT_FOUND, PROJECT_READ_KEYS } from '../projects/project.repository';
 import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { STEM_STORE, type StemStore } from './stem.ports';
 import { STEM_READ_KEYS, toStem } from './stem.repository';
@@ -36,7 +36,7 @@ export class StemQueries {
    * has stored, such as a running job's first seconds.
    */
   async ofProject(ownerId: string, projectId: string, engine?: EngineName): Promise<StemRecord[]> {
-    const project = await this.cache.read(ownerId, 'projects', `document:${projectId}`, () => this.projects.findOwned(ownerId, projectId));
+    const project = await this.cache.read(ownerId, 'projects', PROJECT_READ_KEYS.document(projectId), () => this.projects.findOwned(ownerId, projectId));
     if (!project) throw new RpcFailure(404, PROJECT_NOT_FOUND);
     const shown = engine ?? project.activeEngine;
     if (!shown) return [];
