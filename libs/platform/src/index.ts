@@ -17,3 +17,4 @@ export * from './nats-reconnect';
 export * from './clock';
 export * from './scratch-folders';
 export * from './owner-job-slots';
+export * from './owned-by-id';

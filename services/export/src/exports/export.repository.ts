@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { findOwnedById } from '@stemdeck/platform';
 import type { Model } from 'mongoose';
 import { EXPORT_MODEL, type ExportDocument } from './export.schema';
 import type { ExportResult, ExportStore, NewExport } from './exports.ports';
@@ -30,7 +31,7 @@ export class ExportRepository implements ExportStore {
   }
 
   findOwned(ownerId: string, exportId: string): Promise<ExportDocument | null> {
-    return this.exports.findOne({ _id: exportId, ownerId }).lean<ExportDocument>().exec();
+    return findOwnedById(this.exports, exportId, ownerId);
   }
 
   async markAttempt(ownerId: string, exportId: string): Promise<void> {

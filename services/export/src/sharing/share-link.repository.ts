@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { findOwnedById } from '@stemdeck/platform';
 import type { Model } from 'mongoose';
 import { SHARE_LINK_MODEL, type ShareLinkDocument } from './share-link.schema';
 import type { ShareLinkStore } from './sharing.ports';
@@ -23,7 +24,7 @@ export class ShareLinkRepository implements ShareLinkStore {
       .lean<ShareLinkDocument>()
       .exec();
     // Already revoked (or not theirs): read it as it is.
-    return revoked ?? this.links.findOne({ _id: linkId, ownerId }).lean<ShareLinkDocument>().exec();
+    return revoked ?? findOwnedById(this.links, linkId, ownerId);
   }
 
   /** The one read without an owner: holding the token is what grants it. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { findOwnedById } from '@stemdeck/platform';
 import type { Model } from 'mongoose';
 import { JOB_MODEL, type JobDocument } from './job.schema';
 import { completed, failed } from './job-changes';
@@ -18,7 +19,7 @@ export class JobRepository implements JobStore {
   }
 
   findOwned(ownerId: string, jobId: string): Promise<JobDocument | null> {
-    return this.jobs.findOne({ _id: jobId, ownerId }).lean<JobDocument>().exec();
+    return findOwnedById(this.jobs, jobId, ownerId);
   }
 
   listForProject(ownerId: string, projectId: string): Promise<JobDocument[]> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, Project, SeparationJob } from '@stemdeck/proto';
+import { findOwnedById } from '@stemdeck/platform';
 import type { Model } from 'mongoose';
 import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { PROJECT_MODEL, ProjectDocument } from './project.schema';
@@ -48,7 +49,7 @@ export class ProjectRepository {
   }
 
   findOwned(ownerId: string, projectId: string): Promise<ProjectDocument | null> {
-    return this.projects.findOne({ _id: projectId, ownerId }).lean<ProjectDocument>().exec();
+    return findOwnedById(this.projects, projectId, ownerId);
   }
 
   listOwned(ownerId: string): Promise<ProjectDocument[]> {

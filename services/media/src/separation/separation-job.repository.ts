@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, SeparationJob } from '@stemdeck/proto';
+import { findOwnedById } from '@stemdeck/platform';
 import type { Model } from 'mongoose';
 import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { SEPARATION_JOB_MODEL, SeparationJobDocument, SeparationJobStatus } from './separation-job.schema';
@@ -34,7 +35,7 @@ export class SeparationJobRepository {
   }
 
   findOwned(ownerId: string, jobId: string): Promise<SeparationJobDocument | null> {
-    return this.jobs.findOne({ _id: jobId, ownerId }).lean<SeparationJobDocument>().exec();
+    return findOwnedById(this.jobs, jobId, ownerId);
   }
 
   /** The newest job for a project and engine that is not failed (queued, processing or completed). */

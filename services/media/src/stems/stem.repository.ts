@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, StemRecord, StemType, UpdateStemBody } from '@stemdeck/proto';
 import { STEM_TYPES } from '@stemdeck/proto';
+import { findOwnedById } from '@stemdeck/platform';
 import type { Model } from 'mongoose';
 import { OwnerReadCache, type ReadRewrite } from '../read-cache/owner-read-cache';
 import type { EnhancedStemDocument } from './stem.ports';
@@ -99,15 +100,21 @@ export class StemRepository {
   }
 
   findOwned(ownerId: string, stemId: string): Promise<StemDocument | null> {
-    return this.stems.findOne({ _id: stemId, ownerId }).lean<StemDocument>().exec();
+    return findOwnedById(this.stems, stemId, ownerId);
   }
 
-  /** The mixer's change: the owner's kept stem reads are rewritten with the stored stem instead of dropped. */
-  updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
+  /**
+   * The mixer's change: the owner's kept stem reads are rewritten with the stored stem instead of dropped.
+   * The stem is checked to be the owner's by their read of it (kept, or one read by id), and written by `_id`
+   * alone, which FerretDB looks up without decoding every stem (see findOwnedById): a stem's id is made from its
+   * project's, and a project's id is never another owner's.
+   */
+  async updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
+    if (!(await this.cache.read(ownerId, 'stems', STEM_READ_KEYS.stem(stemId), () => this.findOwned(ownerId, stemId)))) return null;
     return this.cache.changedTo(
       ownerId,
       'stems',
-      () => this.stems.findOneAndUpdate({ _id: stemId, ownerId }, { $set: changes, $inc: { rev: 1 } }, { new: true }).lean<StemDocument>().exec(),
+      () => this.stems.findOneAndUpdate({ _id: stemId }, { $set: changes, $inc: { rev: 1 } }, { new: true }).lean<StemDocument>().exec(),
       rewriteStemReads,
     );
   }
