@@ -1,10 +1,10 @@
-import MongoStore from 'connect-mongo';
 import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { Connection } from 'mongoose';
 import type { GatewayConfig } from '../config';
 import { ACKNOWLEDGED, SESSIONS_COLLECTION } from './session-store.repository';
 import { CachedSessionStore, SESSION_TOUCH_AFTER_SECONDS } from './cached-session-store';
+import { SessionDocumentStore, type StoreOptions } from './session-document-store';
 
 export { SESSION_TOUCH_AFTER_SECONDS };
 import type { SessionChanges } from './session-changes';
@@ -28,19 +28,17 @@ export function createSessionMiddleware(config: GatewayConfig, connection: Conne
     rolling: true,
     proxy: config.TRUST_PROXY,
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.cookieSecure, maxAge: ttlSeconds * 1000, path: '/' },
-    store: withCopies(MongoStore.create(sessionStoreOptions(ttlSeconds, connection.getClient())), changes),
+    store: withCopies(new SessionDocumentStore(sessionStoreOptions(ttlSeconds, connection.getClient())), changes),
   });
 }
 
 /** The database store behind this replica's short-lived copies of signed-in sessions (none without `changes`). */
-function withCopies(store: MongoStore, changes: Pick<SessionChanges, 'announce' | 'onChanged'> | undefined) {
+function withCopies(store: SessionDocumentStore, changes: Pick<SessionChanges, 'announce' | 'onChanged'> | undefined) {
   if (!changes) return store;
   const cached = new CachedSessionStore(store, (key) => changes.announce(key));
   changes.onChanged((key) => cached.forget(key));
   return cached;
 }
-
-type StoreOptions = Parameters<typeof MongoStore.create>[0];
 
 /**
  * The store writes (set, touch, destroy) acknowledged, and never sweeps on its own: its interval sweep
