@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// What a lookup by id costs the local database (FerretDB 1.24 on SQLite) with the filter shapes the services
+// use, as the collection grows: `npm run bench:database` (BENCH_DB_SIZES=160,1000,4000, BENCH_DB_ROUNDS=200).
+//
+// FerretDB hands a filter to SQLite only when `_id` is its one key; with any other key beside it (an owner, an
+// expiry) it decodes every document of the collection in Go to test each one. The services therefore look
+// owned documents up by `_id` alone and compare the owner themselves (findOwnedById, SessionDocumentStore).
+// This prints both shapes, so the difference stays measured. A scratch FerretDB on a free loopback port and a
+// temporary folder; stops by itself.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mongoose from 'mongoose';
+import { ROOT, run } from './stack.mjs';
+
+const SIZES = (process.env.BENCH_DB_SIZES ?? '160,1000,4000').split(',').map(Number);
+const ROUNDS = Number(process.env.BENCH_DB_ROUNDS ?? 200);
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+async function connectWithin(uri, ms) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await mongoose.connect(uri, { serverSelectionTimeoutMS: 1000 });
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}
+
+/** Milliseconds per call, the median of five batches of ROUNDS / 5 after a warm-up. */
+async function timePerCall(call) {
+  for (let i = 0; i < 20; i++) await call(i);
+  const batch = Math.max(1, Math.round(ROUNDS / 5));
+  const batches = [];
+  for (let b = 0; b < 5; b++) {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < batch; i++) await call(b * batch + i);
+    batches.push(Number(process.hrtime.bigint() - start) / 1e6 / batch);
+  }
+  return batches.sort((a, b) => a - b)[2];
+}
+
+const stemOf = (i) => ({
+  _id: `p${i >> 2}-fast-${['vocals', 'drums', 'bass', 'other'][i & 3]}`,
+  ownerId: `owner-${i >> 2}`,
+  projectId: `p${i >> 2}`,
+  engine: 'fast',
+  type: ['vocals', 'drums', 'bass', 'other'][i & 3],
+  objectKey: `stems/p${i >> 2}/fast/${i & 3}.flac`,
+  volume: 0,
+  muted: false,
+  soloed: false,
+  rev: 0,
+  createdAt: new Date(),
+});
+
+const sessionOf = (i) => ({
+  _id: `session-${i}-${'x'.repeat(24)}`,
+  session: { cookie: { originalMaxAge: 6e8, httpOnly: true, path: '/' }, user: { id: `owner-${i}`, name: 'A user', email: `user-${i}@example.test` } },
+  expires: new Date(Date.now() + 6e8),
+  lastModified: new Date(),
+});
+
+async function main() {
+  await run('bash', [join(ROOT, 'scripts', 'provision.sh')]);
+  const dir = mkdtempSync(join(tmpdir(), 'stemdeck-db-bench-'));
+  const port = await freePort();
+  const debugPort = await freePort();
+  const ferretdb = spawn(
+    join(ROOT, '.tools', 'bin', 'ferretdb'),
+    ['--handler=sqlite', `--sqlite-url=file:${dir}/`, `--state-dir=${dir}`, `--listen-addr=127.0.0.1:${port}`, `--debug-addr=127.0.0.1:${debugPort}`, '--telemetry=disable', '--log-level=error'],
+    { stdio: 'ignore' },
+  );
+  try {
+    await connectWithin(`mongodb://127.0.0.1:${port}/bench`, 30_000);
+    const db = mongoose.connection.db;
+    const rows = [];
+    for (const size of SIZES) {
+      const stems = db.collection('stems');
+      const sessions = db.collection('sessions');
+      await stems.deleteMany({});
+      await sessions.deleteMany({});
+      await stems.insertMany(Array.from({ length: size }, (_, i) => stemOf(i)));
+      await sessions.insertMany(Array.from({ length: size }, (_, i) => sessionOf(i)));
+      const stem = (i) => stemOf((i * 7919) % size);
+      const session = (i) => sessionOf((i * 7919) % size);
+      const measure = async (what, shape, call) => rows.push({ size, what, shape, ms: await timePerCall(call) });
+      await measure('stem read', '{_id, ownerId}', (i) => stems.findOne({ _id: stem(i)._id, ownerId: stem(i).ownerId }));
+      await measure('stem read', '{_id}', (i) => stems.findOne({ _id: stem(i)._id }));
+      await measure('stem change (findAndModify)', '{_id, ownerId}', (i) =>
+        stems.findOneAndUpdate({ _id: stem(i)._id, ownerId: stem(i).ownerId }, { $set: { volume: -(i % 24) }, $inc: { rev: 1 } }, { returnDocument: 'after' }),
+      );
+      await measure('stem change (findAndModify)', '{_id}', (i) => stems.findOneAndUpdate({ _id: stem(i)._id }, { $set: { volume: -(i % 24) }, $inc: { rev: 1 } }, { returnDocument: 'after' }));
+      await measure('session read', "{_id, $or: expiry} (connect-mongo's)", (i) =>
+        sessions.findOne({ _id: session(i)._id, $or: [{ expires: { $exists: false } }, { expires: { $gt: new Date() } }] }),
+      );
+      await measure('session read', '{_id}', (i) => sessions.findOne({ _id: session(i)._id }));
+    }
+    process.stdout.write(`\nFerretDB 1.24 on SQLite, one client, ${ROUNDS} calls per figure (median of 5 batches), ms per call:\n`);
+    process.stdout.write(`${'documents'.padEnd(10)} ${'what'.padEnd(28)} ${'filter'.padEnd(38)} ms\n`);
+    for (const row of rows) process.stdout.write(`${String(row.size).padEnd(10)} ${row.what.padEnd(28)} ${row.shape.padEnd(38)} ${row.ms.toFixed(2)}\n`);
+    process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, rows })}\n`);
+  } finally {
+    await mongoose.disconnect().catch(() => undefined);
+    ferretdb.kill('SIGTERM');
+    await new Promise((resolve) => ferretdb.once('exit', resolve));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack ?? error}\n`);
+  process.exit(1);
+});
