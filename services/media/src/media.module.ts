@@ -71,7 +71,7 @@ export class MediaModule implements OnApplicationShutdown {
         {
           provide: OwnerReadCache,
           inject: [NatsEventBus],
-          useFactory: (bus: NatsEventBus) => linkReadCache(new OwnerReadCache({ ttlMs: config.MEDIA_READ_CACHE_TTL_MS, ttlSpread: 0.25, maxBuckets: 5000, maxReadsPerBucket: 200, instance: randomUUID() }), bus),
+          useFactory: (bus: NatsEventBus) => linkReadCache(new OwnerReadCache({ ttlMs: config.MEDIA_READ_CACHE_TTL_MS, maxBuckets: 5000, maxReadsPerBucket: 200, instance: randomUUID() }), bus),
         },
         MediaToolsAdapter,
         ProjectRepository,

@@ -80,23 +80,6 @@ describe('OwnerReadCache', () => {
     expect(await cache.read('ann', 'projects', 'list', async () => 'second')).toBe('second');
   });
 
-  it('spreads the time each read is kept over the last part of the limit, never past it', async () => {
-    let now = 0;
-    const draws = [0, 0.999, 0.5];
-    const cache = new OwnerReadCache({ ttlMs: 1000, ttlSpread: 0.2, maxBuckets: 3, maxReadsPerBucket: 8, instance: 'here', now: () => now, random: () => draws.shift() ?? 0 });
-    for (const key of ['a', 'b', 'c']) await cache.read('ann', 'projects', key, async () => `${key} old`);
-    const after = async (ms: number) => {
-      now = ms;
-      const fresh: string[] = [];
-      for (const key of ['a', 'b', 'c']) await cache.read('ann', 'projects', key, async () => void fresh.push(key));
-      return fresh;
-    };
-    // Kept for 1000, 800.2 and 900 ms.
-    expect(await after(800)).toEqual([]);
-    expect(await after(850)).toEqual(['b']);
-    expect(await after(999)).toEqual(['c']);
-  });
-
   it('keeps nothing with a time limit of 0, yet concurrent equal reads still share one query', async () => {
     const { cache } = setUp(0);
     const { load, calls } = query<string>();

@@ -42,15 +42,7 @@ export interface OwnerReadCacheOptions {
   /** How many reads one owner scope keeps; the least recently read go first. */
   maxReadsPerBucket: number;
   instance: string;
-  /**
-   * Each kept read lasts between `ttlMs × (1 − ttlSpread)` and `ttlMs`, drawn per read, so reads kept at the
-   * same moment (everyone's library after a restart, a load test's start) are not all read again at the
-   * same moment; 0 (the default) keeps each exactly `ttlMs`.
-   */
-  ttlSpread?: number;
   now?: () => number;
-  /** A number in [0, 1) (Math.random; specs fix it). */
-  random?: () => number;
 }
 
 /**
@@ -71,12 +63,10 @@ export class OwnerReadCache {
   private readonly buckets: LRUCache<string, Bucket>;
   private link?: ReadCacheLink;
   private readonly now: () => number;
-  private readonly random: () => number;
 
   constructor(private readonly options: OwnerReadCacheOptions) {
     this.buckets = new LRUCache({ max: options.maxBuckets });
     this.now = options.now ?? Date.now;
-    this.random = options.random ?? Math.random;
   }
 
   connect(link: ReadCacheLink): void {
@@ -109,7 +99,7 @@ export class OwnerReadCache {
       // Kept only while its scope is unchanged since the query began: a change replaces the bucket, a
       // rewrite lets go of the queries under way (either may have read what the change changed).
       const current = this.buckets.peek(name) === owner && owner.loading.get(key) === loading;
-      if (current && this.options.ttlMs > 0) owner.entries.set(key, { value, expires: this.now() + this.keptFor() });
+      if (current && this.options.ttlMs > 0) owner.entries.set(key, { value, expires: this.now() + this.options.ttlMs });
       return value;
     } finally {
       if (owner.loading.get(key) === loading) owner.loading.delete(key);
@@ -174,10 +164,6 @@ export class OwnerReadCache {
   /** A change another instance made. */
   heard(change: ReadCacheChange): void {
     if (change.instance !== this.options.instance) this.drop(change.ownerId, change.scope);
-  }
-
-  private keptFor(): number {
-    return this.options.ttlMs * (1 - (this.options.ttlSpread ?? 0) * this.random());
   }
 
   private drop(ownerId: string, scope: ReadScope): void {
