@@ -14,6 +14,7 @@ describe('serveFrontend', () => {
     root = mkdtempSync(join(tmpdir(), 'stemdeck-frontend-'));
     writeFileSync(join(root, 'index.html'), '<html>the studio</html>');
     writeFileSync(join(root, 'favicon.svg'), '<svg/>');
+    writeFileSync(join(root, 'ws-worker.js'), 'a worker');
     // Files a build could hold under the gateway's own paths.
     mkdirSync(join(root, 'api'));
     writeFileSync(join(root, 'api', 'projects'), 'a file, not the API');
@@ -39,6 +40,9 @@ describe('serveFrontend', () => {
 
   it("serves the build's files, and the page for any other path", async () => {
     expect(await get('/favicon.svg')).toEqual({ status: 200, body: '<svg/>' });
+    // A file named like a gateway path, but not under one.
+    expect(await get('/ws-worker.js')).toEqual({ status: 200, body: 'a worker' });
+    expect(await get('/apiary')).toEqual({ status: 200, body: '<html>the studio</html>' });
     expect(await get('/studio/mixer')).toEqual({ status: 200, body: '<html>the studio</html>' });
   });
 

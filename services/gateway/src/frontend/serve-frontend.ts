@@ -2,12 +2,9 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { isBackendPath } from '../backend-paths';
 import { CSP_NONCE_PLACEHOLDER, cspNonceOf } from '../security/browser-security-headers';
 
-const BACKEND_PREFIXES = ['/api/', '/ws', '/healthz', '/readyz'];
-
-/** The gateway's own paths: never a file of the build, never the page. */
-const isBackendPath = (path: string) => path === '/api' || BACKEND_PREFIXES.some((prefix) => path.startsWith(prefix));
 
 /**
  * Production: the gateway serves the built single-page app, so the studio is one URL. Hashed assets are

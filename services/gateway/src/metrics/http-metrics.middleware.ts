@@ -1,9 +1,8 @@
 import { httpRequestDuration, httpRequests, statusClass } from '@stemdeck/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isBackendPath } from '../backend-paths';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-/** Paths the gateway answers itself; anything else without a route is the single-page app or its assets. */
-const BACKEND_PREFIXES = ['/api/', '/api', '/ws', '/healthz', '/readyz'];
 
 /**
  * The `route` label of a finished request: the matched route's template (`/api/projects/:id`), never the
@@ -14,7 +13,7 @@ export function routeLabel(req: Pick<Request, 'baseUrl' | 'path'> & { route?: { 
   const template = req.route?.path;
   if (typeof template === 'string') return `${req.baseUrl ?? ''}${template}` || '/';
   const path = req.path ?? '/';
-  return BACKEND_PREFIXES.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`)) ? '(unmatched)' : '(frontend)';
+  return isBackendPath(path) ? '(unmatched)' : '(frontend)';
 }
 
 /** Counts and times every HTTP answer by method, route template and status class (the express app's first handler). */

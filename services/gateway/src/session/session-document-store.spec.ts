@@ -41,6 +41,13 @@ describe('SessionDocumentStore', () => {
     expect(await read(store, 'endless')).toEqual(session);
   });
 
+  it('refuses options whose sessions this read would misread (encrypted, transformed ids, serialised)', () => {
+    const { client } = clientWith([]);
+    for (const changed of [{ stringify: true }, { crypto: { secret: 's' } }, { transformId: (sid: string) => sid }, { unserialize: (s: unknown) => s }]) {
+      expect(() => new SessionDocumentStore({ ...sessionStoreOptions(3600, client), ...changed } as never)).toThrow('stored as they are');
+    }
+  });
+
   it('passes a failed read on', async () => {
     const client = { db: () => ({ collection: () => ({ findOne: async () => Promise.reject(new Error('database away')) }) }) };
     const store = new SessionDocumentStore(sessionStoreOptions(3600, client), () => NOW);

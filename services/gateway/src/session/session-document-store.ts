@@ -23,6 +23,11 @@ export class SessionDocumentStore extends MongoStore {
     private readonly now: () => number = Date.now,
   ) {
     super(storeOptions);
+    // What this read leaves out: connect-mongo's encryption, id transform and (un)serialisers.
+    const { stringify, crypto, transformId, serialize, unserialize } = storeOptions;
+    if (stringify !== false || crypto?.secret || transformId || serialize || unserialize) {
+      throw new Error('SessionDocumentStore reads sessions stored as they are: stringify false, no crypto, transformId, serialize or unserialize');
+    }
   }
 
   override get(sid: string, callback: (error: unknown, session?: SessionData | null) => void): void {
@@ -36,8 +41,7 @@ export class SessionDocumentStore extends MongoStore {
   }
 
   private async read(sid: string): Promise<SessionData | null> {
-    const collection = (await this.collectionP) as unknown as { findOne(filter: { _id: string }): Promise<StoredSession | null> };
-    const stored = await collection.findOne({ _id: sid });
+    const stored = (await (await this.collectionP).findOne({ _id: sid })) as StoredSession | null;
     // A session without an expiry never expires (connect-mongo reads it so too).
     if (!stored || (stored.expires && stored.expires.getTime() <= this.now())) return null;
     const touchAfter = this.storeOptions.touchAfter ?? 0;

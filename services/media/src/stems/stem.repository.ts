@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, StemRecord, StemType, UpdateStemBody } from '@stemdeck/proto';
 import { STEM_TYPES } from '@stemdeck/proto';
@@ -55,6 +55,8 @@ export const rewriteStemReads: ReadRewrite<StemDocument | null> = (stored, key, 
 /** The owner's stem documents; every change drops the owner's cached stem reads once the database has it. */
 @Injectable()
 export class StemRepository {
+  private readonly logger = new Logger(StemRepository.name);
+
   constructor(
     @InjectModel(STEM_MODEL) private readonly stems: Model<StemDocument>,
     private readonly cache: OwnerReadCache,
@@ -107,14 +109,20 @@ export class StemRepository {
    * The mixer's change: the owner's kept stem reads are rewritten with the stored stem instead of dropped.
    * The stem is checked to be the owner's by their read of it (kept, or one read by id), and written by `_id`
    * alone, which FerretDB looks up without decoding every stem (see findOwnedById): a stem's id is made from its
-   * project's, and a project's id is never another owner's.
+   * project's, and a project's id is never another owner's. Were that ever broken (an import reusing ids), the
+   * stored stem's owner is checked again and a stranger's stem is answered as missing, never shown or announced.
    */
   async updateOwned(ownerId: string, stemId: string, changes: UpdateStemBody): Promise<StemDocument | null> {
     if (!(await this.cache.read(ownerId, 'stems', STEM_READ_KEYS.stem(stemId), () => this.findOwned(ownerId, stemId)))) return null;
     return this.cache.changedTo(
       ownerId,
       'stems',
-      () => this.stems.findOneAndUpdate({ _id: stemId }, { $set: changes, $inc: { rev: 1 } }, { new: true }).lean<StemDocument>().exec(),
+      async () => {
+        const stored = await this.stems.findOneAndUpdate({ _id: stemId }, { $set: changes, $inc: { rev: 1 } }, { new: true }).lean<StemDocument>().exec();
+        if (!stored || stored.ownerId === ownerId) return stored;
+        this.logger.error(`stem ${stemId} changed for an owner it does not belong to: its id was reused across owners`);
+        return null;
+      },
       rewriteStemReads,
     );
   }
