@@ -5,7 +5,6 @@ import { join, resolve } from 'node:path';
 import { isBackendPath } from '../backend-paths';
 import { CSP_NONCE_PLACEHOLDER, cspNonceOf } from '../security/browser-security-headers';
 
-
 /**
  * Production: the gateway serves the built single-page app, so the studio is one URL. Hashed assets are
  * cached for a year; any other GET that is not an API path gets index.html (client-side routing), with the
