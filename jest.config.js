@@ -35,6 +35,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
+      setupFilesAfterEnv: ['<rootDir>/test/support/dom-async-timeout.ts'],
       testMatch: ['<rootDir>/{proto,libs,services,tools}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}', '<rootDir>/test/deploy/**/*.spec.ts'],
     },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts', '<rootDir>/test/deploy/**/*.int-spec.ts'] },

@@ -9,6 +9,7 @@ import { toaster } from '../../ui/toaster';
 import { liveStatusChanged } from '../live/liveSlice';
 import type { LiveServerMessage } from '../live/liveConnection';
 import type { LiveChannel } from '../live/useLiveConnection';
+import { PAD_PRESS_HIGHLIGHT_MS, REMOTE_PAD_PULSE_MS } from '@stemdeck/proto/vocabulary';
 import { playCollaborationPad } from './audio';
 import { CollaboratePage } from './CollaboratePage';
 
@@ -60,6 +61,7 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
+  jest.useRealTimers();
   server.restore();
   jest.restoreAllMocks();
 });
@@ -196,13 +198,21 @@ describe('CollaboratePage', () => {
       expect(screen.getByRole('tab', { name: 'Live Session' }).getAttribute('aria-selected')).toBe('true');
       expect(toasts.map((t) => t.title)).toEqual(['Joined Session']);
       const snare = screen.getByTestId('collab-pad-snare');
+      // The pulse and the press light are timed: the clock is the test's, so a busy machine cannot run them out
+      // before they are read.
+      jest.useFakeTimers();
       await receive({ type: 'pad_triggered', sessionId: 's1', userId: 'u-host', pad: 'Snare', velocity: 127 });
       expect(snare.getAttribute('data-state')).toBe('remote');
       expect(snare.getAttribute('data-remote-hits')).toBe('1');
       expect(playCollaborationPad).toHaveBeenLastCalledWith('Snare', 127);
-      await waitFor(() => expect(snare.getAttribute('data-state')).toBe('idle'), { timeout: 1000 });
+      act(() => void jest.advanceTimersByTime(REMOTE_PAD_PULSE_MS - 1));
+      expect(snare.getAttribute('data-state')).toBe('remote');
+      act(() => void jest.advanceTimersByTime(1));
+      expect(snare.getAttribute('data-state')).toBe('idle');
       fireEvent.pointerDown(screen.getByTestId('collab-pad-kick'));
       expect(screen.getByTestId('collab-pad-kick').getAttribute('data-state')).toBe('pressed');
+      act(() => void jest.advanceTimersByTime(PAD_PRESS_HIGHLIGHT_MS));
+      expect(screen.getByTestId('collab-pad-kick').getAttribute('data-state')).toBe('idle');
       expect(sent).toContainEqual({ type: 'audio_event', eventType: 'pad_trigger', eventData: { pad: 'Kick', velocity: 127 } });
     });
 
@@ -211,6 +221,7 @@ describe('CollaboratePage', () => {
       (playCollaborationPad as jest.Mock).mockClear();
       fireEvent.click(screen.getByRole('button', { name: 'Mute hank' }));
       expect(sent).toContainEqual({ type: 'audio_event', eventType: 'participant_mute', eventData: { targetUserId: 'u-host', muted: true } });
+      jest.useFakeTimers(); // the 200 ms pulse is read before the test's clock moves
       await receive({ type: 'pad_triggered', sessionId: 's1', userId: 'u-host', pad: 'Crash', velocity: 127 });
       expect(screen.getByTestId('collab-pad-crash').getAttribute('data-state')).toBe('remote');
       expect(playCollaborationPad).not.toHaveBeenCalled();
