@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import type { EngineName, SeparationJob } from '@stemdeck/proto';
 import { findOwnedById } from '@stemdeck/platform';
-import type { Model } from 'mongoose';
+import type { Model, UpdateQuery } from 'mongoose';
 import { OwnerReadCache } from '../read-cache/owner-read-cache';
 import { SEPARATION_JOB_MODEL, SeparationJobDocument, SeparationJobStatus } from './separation-job.schema';
 
@@ -48,25 +48,32 @@ export class SeparationJobRepository {
   }
 
   async markProcessing(ownerId: string, jobId: string): Promise<void> {
-    await this.cache.changing(ownerId, 'projects', () =>
-      this.jobs
-        .updateOne({ _id: jobId, ownerId }, { $set: { status: 'processing', updatedAt: new Date() }, $inc: { attempts: 1 } })
-        .exec(),
-    );
+    await this.writeHandedJob(ownerId, jobId, { $set: { status: 'processing', updatedAt: new Date() }, $inc: { attempts: 1 } });
   }
 
   async setProgress(ownerId: string, jobId: string, progress: number): Promise<void> {
-    await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { progress, updatedAt: new Date() } }).exec());
+    await this.writeHandedJob(ownerId, jobId, { $set: { progress, updatedAt: new Date() } });
   }
 
   /** The first `seconds` of every stem are stored and playable. */
   async setPartial(ownerId: string, jobId: string, seconds: number): Promise<void> {
-    await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { partialSeconds: seconds, updatedAt: new Date() } }).exec());
+    await this.writeHandedJob(ownerId, jobId, { $set: { partialSeconds: seconds, updatedAt: new Date() } });
   }
 
   async finish(ownerId: string, jobId: string, status: Extract<SeparationJobStatus, 'completed' | 'failed'>, error: string | null = null) {
     const changes = status === 'completed' ? { status, error, progress: 1 } : { status, error, partialSeconds: null };
-    await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId, ownerId }, { $set: { ...changes, updatedAt: new Date() } }).exec());
+    await this.writeHandedJob(ownerId, jobId, { $set: { ...changes, updatedAt: new Date() } });
+  }
+
+  /**
+   * An unconditional write by the worker that holds the job. The job's id and owner come from media's own work
+   * queue and slots (never from a request), and the worker has read the job as this owner's (`findOwned`) before
+   * it writes, so the filter is the id alone: the one shape the local database answers without decoding every
+   * job ever run — a running separation writes its progress about once a second. Writes that depend on the
+   * job's state (leaving the waiting line) keep their whole filter.
+   */
+  private async writeHandedJob(ownerId: string, jobId: string, update: UpdateQuery<SeparationJobDocument>): Promise<void> {
+    await this.cache.changing(ownerId, 'projects', () => this.jobs.updateOne({ _id: jobId }, update).exec());
   }
 
   /** The newest job per engine of each of the owner's given projects, newest first. */
