@@ -1,7 +1,8 @@
 // Trains Stemdeck's separation network and exports it where the engines load it from.
 //   npm run train:separation [-- --minutes 45 --hidden 192 --out .data/separation-runs/v1]        stage 1, from scratch
 //   npm run train:separation -- --finetune [--minutes 50 --out .data/separation-runs/v2]           stage 2, from stage 1's network
-//   npm run train:separation -- --stage3 [--minutes 60 --out .data/separation-runs/v3]             stage 3, from stage 2's network (the committed one)
+//   npm run train:separation -- --stage3 [--minutes 60 --out .data/separation-runs/v3]             stage 3, from stage 2's network
+//   npm run train:separation -- --stage4 [--minutes 45 --out .data/separation-runs/v4]             stage 4, from stage 3's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -13,6 +14,8 @@
 //   the checkpoint is chosen by the mean of the dev set's and a wide validation set's (8 × 20 s, seed 2) SDR.
 // - Stage 3 (--stage3): starts from stage 2's network (tools/separation-model/runs/v2) and trains on the same
 //   sets plus a second wide set (88 × 30 s, seed 3) at half the learning rate; the same checkpoint rule.
+// - Stage 4 (--stage4): starts from stage 3's network (tools/separation-model/runs/v3) and trains on the same
+//   sets plus a third wide set (88 × 30 s, seed 4) at half stage 3's learning rate; the same checkpoint rule.
 // Re-measure with `npm run bench:separation` afterwards and update libs/audio/models/stemdeck-masknet.json
 // (figures and regression floors).
 import { spawnSync } from 'node:child_process';
@@ -30,14 +33,17 @@ const TEMPO_SETS = [1, 2].map((seed) => ({ count: 50, seconds: 20, seed, dir: jo
 const WIDE_SET = { count: 160, seconds: 15, seed: 1, dir: join(ROOT, '.data', 'wide-set-1') };
 const WIDE_VAL = { count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide-set-2') };
 const WIDE_SET_3 = { count: 88, seconds: 30, seed: 3, dir: join(ROOT, '.data', 'wide-set-3') };
+const WIDE_SET_4 = { count: 88, seconds: 30, seed: 4, dir: join(ROOT, '.data', 'wide-set-4') };
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
-/** Stage 1's and stage 2's networks as they were committed (the same files, so git stores each once). */
+/** The earlier stages' networks as they were committed (the same files, so git stores each once). */
 const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
 const STAGE2_MODEL = join(TOOL, 'runs', 'v2', 'stemdeck-masknet.onnx');
+const STAGE3_MODEL = join(TOOL, 'runs', 'v3', 'stemdeck-masknet.onnx');
 /** The fine-tuning stages: the network each starts from, the sets it trains on, its learning rate and minutes. */
 const FINETUNE = {
   2: { from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
   3: { from: STAGE2_MODEL, wide: [WIDE_SET, WIDE_SET_3], lr: '2.5e-4', minutes: '60' },
+  4: { from: STAGE3_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '1.25e-4', minutes: '45' },
 };
 
 function run(command, args, options = {}) {
@@ -51,7 +57,7 @@ const option = (name, fallback) => {
   const at = passed.indexOf(`--${name}`);
   return at >= 0 ? passed[at + 1] : fallback;
 };
-const stage = passed.includes('--stage3') ? 3 : passed.includes('--finetune') ? 2 : 1;
+const stage = passed.includes('--stage4') ? 4 : passed.includes('--stage3') ? 3 : passed.includes('--finetune') ? 2 : 1;
 const out = option('out', join(ROOT, '.data', 'separation-runs', `v${stage}`));
 const generate = (set, { count, seconds, seed }) =>
   run(process.execPath, ['bench/dist/eval-set/generate.js', '--set', set, '--count', String(count), '--seconds', String(seconds), '--seed', String(seed)]);
@@ -60,7 +66,7 @@ if (!existsSync(PY)) run('python3', ['-m', 'venv', VENV]);
 run(PY, ['-m', 'pip', 'install', '--quiet', '-r', join(TOOL, 'requirements.txt')]);
 run('npx', ['tsc', '-b', 'bench']);
 run(process.execPath, ['bench/dist/eval-set/generate.js']);
-const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && passed[i] !== '--finetune' && passed[i] !== '--stage3');
+const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && !['--finetune', '--stage3', '--stage4'].includes(passed[i]));
 if (stage > 1) {
   const { from, wide, lr, minutes } = FINETUNE[stage];
   run('bash', [join(ROOT, 'scripts', 'provision-training.sh')]);

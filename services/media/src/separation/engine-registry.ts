@@ -18,8 +18,8 @@ export const ENGINE_QUALITY: Record<EngineName, string> = { fast: 'good', hybrid
  */
 export const SHIPPED_ENGINE_FIGURES: Partial<Record<EngineName, { heldOutSdrDb: number; realTimeFactor: number }>> = {
   fast: { heldOutSdrDb: 3.23, realTimeFactor: 84 },
-  hybrid: { heldOutSdrDb: 4.29, realTimeFactor: 18 },
-  quality: { heldOutSdrDb: 4.32, realTimeFactor: 11.1 },
+  hybrid: { heldOutSdrDb: 4.39, realTimeFactor: 15.6 },
+  quality: { heldOutSdrDb: 4.42, realTimeFactor: 10.1 },
 };
 
 const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 'STEM_MODEL_QUALITY'> = {
