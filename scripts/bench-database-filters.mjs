@@ -103,7 +103,8 @@ async function main() {
         stems.findOneAndUpdate({ _id: stem(i)._id, ownerId: stem(i).ownerId }, { $set: { volume: -(i % 24) }, $inc: { rev: 1 } }, { returnDocument: 'after' }),
       );
       await measure('stem change (findAndModify)', '{_id}', (i) => stems.findOneAndUpdate({ _id: stem(i)._id }, { $set: { volume: -(i % 24) }, $inc: { rev: 1 } }, { returnDocument: 'after' }));
-      // A running separation's progress write (about once a second per job), an updateOne with no answer read.
+      // The shape of a running separation's progress write (about once a second per job): an updateOne with no
+      // answer read, measured on the stems collection as a stand-in for the jobs one (documents of about that size).
       await measure('progress write (updateOne)', '{_id, ownerId}', (i) => stems.updateOne({ _id: stem(i)._id, ownerId: stem(i).ownerId }, { $set: { volume: -(i % 24) } }));
       await measure('progress write (updateOne)', '{_id}', (i) => stems.updateOne({ _id: stem(i)._id }, { $set: { volume: -(i % 24) } }));
       await measure('session read', "{_id, $or: expiry} (connect-mongo's)", (i) =>

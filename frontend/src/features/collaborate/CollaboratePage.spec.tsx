@@ -211,7 +211,9 @@ describe('CollaboratePage', () => {
       expect(snare.getAttribute('data-state')).toBe('idle');
       fireEvent.pointerDown(screen.getByTestId('collab-pad-kick'));
       expect(screen.getByTestId('collab-pad-kick').getAttribute('data-state')).toBe('pressed');
-      act(() => void jest.advanceTimersByTime(PAD_PRESS_HIGHLIGHT_MS));
+      act(() => void jest.advanceTimersByTime(PAD_PRESS_HIGHLIGHT_MS - 1));
+      expect(screen.getByTestId('collab-pad-kick').getAttribute('data-state')).toBe('pressed');
+      act(() => void jest.advanceTimersByTime(1));
       expect(screen.getByTestId('collab-pad-kick').getAttribute('data-state')).toBe('idle');
       expect(sent).toContainEqual({ type: 'audio_event', eventType: 'pad_trigger', eventData: { pad: 'Kick', velocity: 127 } });
     });

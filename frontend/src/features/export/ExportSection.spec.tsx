@@ -178,7 +178,7 @@ describe('Export & Share: audio export', () => {
     await act(async () => void fireEvent.click(button('export-audio')));
     expect(button('export-audio').textContent).toBe('Exporting...');
     expect(button('export-audio').disabled).toBe(true);
-    await waitFor(() => expect(toasts).toHaveLength(1), { timeout: 3000 });
+    await waitFor(() => expect(toasts).toHaveLength(1));
     const reads = server.sent.filter((request) => request.method === 'GET' && request.path === '/api/projects/p1/stems');
     expect(reads).toHaveLength(3);
     // The export went after the read that found the change saved, not before.
@@ -230,7 +230,7 @@ describe('Export & Share: audio export', () => {
     expect(button('export-audio').textContent).toBe('Exporting...');
     // Its turn comes: it is being built, the words go.
     server.answer('GET', '/api/projects/p1/exports', { status: 200, body: [{ ...waiting, queuePosition: undefined }] });
-    await waitFor(() => expect(screen.queryByTestId('export-audio-waiting')).toBeNull(), { timeout: 3000 });
+    await waitFor(() => expect(screen.queryByTestId('export-audio-waiting')).toBeNull());
     await act(async () => server.release('POST', '/api/export/audio'));
     await waitFor(() => expect(clicked).toEqual([{ href: '/api/exports/x1/download', download: 'song - full mix.wav' }]));
     expect(screen.queryByTestId('export-audio-waiting')).toBeNull();

@@ -181,6 +181,16 @@ describe('RunSeparationUseCase', () => {
     expect(events).toEqual([{ type: 'stems_failed', ownerId: 'owner', projectId: 'p1', engine: 'fast', message: gaveUpMessage(ATTEMPTS) }]);
   });
 
+  it("gives up on a message naming someone else's job, and writes nothing to it (the job is read as the owner's first)", async () => {
+    const { useCase, item, jobs, events, separated } = setUp(30);
+    jobs.add({ _id: 'job-of-ann', ownerId: 'ann', projectId: 'p-ann', engine: 'fast' });
+    const forged: SeparationWorkItem = { ...item(1), payload: { ...item(1).payload, jobId: 'job-of-ann' } };
+    expect(await useCase.execute(forged)).toBe('give-up');
+    expect(jobs.stored.get('job-of-ann')).toMatchObject({ ownerId: 'ann', status: 'queued', progress: 0, attempts: 0 });
+    expect(events).toEqual([]);
+    expect(separated).toEqual([]);
+  });
+
   it('leaves nothing behind when the project is deleted while its stems are made', async () => {
     const { useCase, item, storage, stems, events, jobs } = setUp(30, { deleteAfterHead: true });
     expect(await useCase.execute(item(1))).toBe('done');

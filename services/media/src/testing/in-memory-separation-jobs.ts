@@ -57,8 +57,13 @@ export class InMemorySeparationJobs implements SeparationJobs {
     if (job) Object.assign(job, status === 'completed' ? { status, error, progress: 1 } : { status, error, partialSeconds: null });
   }
 
+  /**
+   * The worker's writes go by id alone, as the repository's do; a caller that writes another owner's job
+   * has skipped its read of the job as the owner's (`findOwned`), which the fake reports loudly.
+   */
   private owned(ownerId: string, jobId: string): SeparationJobDocument | undefined {
     const job = this.stored.get(jobId);
-    return job?.ownerId === ownerId ? job : undefined;
+    if (job && job.ownerId !== ownerId) throw new Error(`job ${jobId} written as ${ownerId}'s without being read as theirs`);
+    return job;
   }
 }
