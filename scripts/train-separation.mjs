@@ -39,12 +39,13 @@ const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
 const STAGE2_MODEL = join(TOOL, 'runs', 'v2', 'stemdeck-masknet.onnx');
 const STAGE3_MODEL = join(TOOL, 'runs', 'v3', 'stemdeck-masknet.onnx');
-/** The fine-tuning stages: the network each starts from, the sets it trains on, its learning rate and minutes. */
+/** The fine-tuning stages: the flag that asks for one, the network it starts from, the sets it trains on, its learning rate and minutes. */
 const FINETUNE = {
-  2: { from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
-  3: { from: STAGE2_MODEL, wide: [WIDE_SET, WIDE_SET_3], lr: '2.5e-4', minutes: '60' },
-  4: { from: STAGE3_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '1.25e-4', minutes: '45' },
+  2: { flag: '--finetune', from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
+  3: { flag: '--stage3', from: STAGE2_MODEL, wide: [WIDE_SET, WIDE_SET_3], lr: '2.5e-4', minutes: '60' },
+  4: { flag: '--stage4', from: STAGE3_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '1.25e-4', minutes: '45' },
 };
+const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 
 function run(command, args, options = {}) {
   console.log(`$ ${command} ${args.join(' ')}`);
@@ -57,7 +58,8 @@ const option = (name, fallback) => {
   const at = passed.indexOf(`--${name}`);
   return at >= 0 ? passed[at + 1] : fallback;
 };
-const stage = passed.includes('--stage4') ? 4 : passed.includes('--stage3') ? 3 : passed.includes('--finetune') ? 2 : 1;
+/** The latest stage whose flag was passed; stage 1 without one. */
+const stage = Math.max(1, ...Object.entries(FINETUNE).filter(([, { flag }]) => passed.includes(flag)).map(([n]) => Number(n)));
 const out = option('out', join(ROOT, '.data', 'separation-runs', `v${stage}`));
 const generate = (set, { count, seconds, seed }) =>
   run(process.execPath, ['bench/dist/eval-set/generate.js', '--set', set, '--count', String(count), '--seconds', String(seconds), '--seed', String(seed)]);
@@ -66,7 +68,7 @@ if (!existsSync(PY)) run('python3', ['-m', 'venv', VENV]);
 run(PY, ['-m', 'pip', 'install', '--quiet', '-r', join(TOOL, 'requirements.txt')]);
 run('npx', ['tsc', '-b', 'bench']);
 run(process.execPath, ['bench/dist/eval-set/generate.js']);
-const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && !['--finetune', '--stage3', '--stage4'].includes(passed[i]));
+const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && !STAGE_FLAGS.includes(passed[i]));
 if (stage > 1) {
   const { from, wide, lr, minutes } = FINETUNE[stage];
   run('bash', [join(ROOT, 'scripts', 'provision-training.sh')]);
