@@ -26,7 +26,7 @@ const tone = (seconds: number): StereoAudio => {
  * The use case against small in-memory fakes of its repositories, storage, tools and engines (unit level;
  * the real NATS/FerretDB/MinIO/ffmpeg path is covered by test/integration/media-*.int-spec.ts).
  */
-function setUp(seconds: number, options: { engine?: EngineName; failWhole?: boolean; deleteAfterHead?: boolean; uploaded?: 'audio' | 'video' } = {}) {
+function setUp(seconds: number, options: { engine?: EngineName; failWhole?: boolean; deleteAfterHead?: boolean; uploaded?: 'audio' | 'video'; clockStepMs?: number } = {}) {
   const projects = new InMemoryProjects();
   projects.add({ _id: 'p1', ownerId: OWNER, audioKey: 'audio-key', duration: seconds });
   // A project just uploaded: not analysed yet (and a video's audio track not extracted yet).
@@ -64,7 +64,7 @@ function setUp(seconds: number, options: { engine?: EngineName; failWhole?: bool
     new IngestJobSteps(projects, storage, tools, events),
     { SEPARATION_MAX_DELIVER: ATTEMPTS },
     // Every reading of the clock moves it on, so the progress throttle and the project look-ups take turns.
-    new FakeClock(0, 10),
+    new FakeClock(0, options.clockStepMs ?? 10),
   );
   const payload: SeparationJobMessage = { jobId: 'job-1', ownerId: OWNER, projectId: 'p1', engine: options.engine ?? 'fast' };
   const item = (deliveryCount: number): SeparationWorkItem => ({ payload, deliveryCount, isLastAttempt: false, heartbeat: () => undefined });
@@ -189,6 +189,28 @@ describe('RunSeparationUseCase', () => {
     expect(jobs.stored.get('job-of-ann')).toMatchObject({ ownerId: 'ann', status: 'queued', progress: 0, attempts: 0 });
     expect(events).toEqual([]);
     expect(separated).toEqual([]);
+  });
+
+  it('never lets a slow progress write land after the job completed, nor two progress writes race', async () => {
+    // A second passes on every reading of the clock: every progress report is due to be stored.
+    const { useCase, item, jobs } = setUp(30, { clockStepMs: 1000 });
+    const write = jobs.setProgress.bind(jobs);
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const written: number[] = [];
+    // A busy database: each progress write takes 30 ms of real time to land.
+    jobs.setProgress = async (ownerId, jobId, progress) => {
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      await write(ownerId, jobId, progress);
+      written.push(progress);
+      inFlight--;
+    };
+    expect(await useCase.execute(item(1))).toBe('done');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(written.length).toBeGreaterThan(0);
+    expect(mostInFlight).toBe(1);
+    expect(jobs.stored.get('job-1')).toMatchObject({ status: 'completed', progress: 1 });
   });
 
   it('leaves nothing behind when the project is deleted while its stems are made', async () => {

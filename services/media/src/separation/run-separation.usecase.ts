@@ -228,7 +228,8 @@ export class RunSeparationUseCase {
   /** The whole song, streamed through the engine into the four stem objects; returns its length. */
   private async separateAll(item: SeparationWorkItem, source: MixtureSource): Promise<{ count: number; sampleRate: number; bytes: number }> {
     const { engine } = item.payload;
-    const report = this.progressReporter(item, 0.9);
+    const progress = this.progressReporter(item, 0.9);
+    const report = progress.report;
     const stillThere = this.projectWatch(item.payload);
     const writer = this.writer(item.payload);
     try {
@@ -256,6 +257,9 @@ export class RunSeparationUseCase {
     } catch (error) {
       await writer.abort();
       throw error;
+    } finally {
+      // The job's end is written after this returns: a progress write still on its way must land before it.
+      await progress.stored();
     }
   }
 
@@ -289,12 +293,17 @@ export class RunSeparationUseCase {
     await this.storage.removePrefix(stemsPrefix(ownerId, projectId, engine));
   }
 
-  /** Progress events at most every 250 ms; the stored job progress at most every second. */
-  private progressReporter(item: SeparationWorkItem, share: number): (fraction: number) => void {
+  /**
+   * Progress events at most every 250 ms; the stored job progress at most every second, one write at a time
+   * (a slow database skips a write rather than letting two race). `stored()` resolves once no write is on its
+   * way, so the job's end, written after it, is never overwritten by a late progress (a completed job at 0.9).
+   */
+  private progressReporter(item: SeparationWorkItem, share: number): { report: (fraction: number) => void; stored: () => Promise<void> } {
     const { ownerId, projectId, engine, jobId } = item.payload;
     let lastEvent = 0;
     let lastStore = 0;
-    return (fraction) => {
+    let storing: Promise<void> | null = null;
+    const report = (fraction: number) => {
       const now = this.clock.now();
       const progress = Math.round(Math.min(1, Math.max(0, fraction)) * share * 1000) / 1000;
       if (now - lastEvent >= PROGRESS_EVENT_MS) {
@@ -302,11 +311,15 @@ export class RunSeparationUseCase {
         this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress });
         item.heartbeat();
       }
-      if (now - lastStore >= PROGRESS_STORE_MS) {
+      if (now - lastStore >= PROGRESS_STORE_MS && storing === null) {
         lastStore = now;
-        void this.jobs.setProgress(ownerId, jobId, progress).catch(() => undefined);
+        storing = this.jobs
+          .setProgress(ownerId, jobId, progress)
+          .catch(() => undefined)
+          .finally(() => (storing = null));
       }
     };
+    return { report, stored: async () => void (await storing) };
   }
 }
 
