@@ -5,8 +5,8 @@
  * instrumental: drums + bass + other), and analysis time with the real-time factor (the development set's 4-minute
  * track included). Ends with a JSON summary line.
  *
- *   npm run bench:analysis -- [--set dev|heldout|heldout2|both|all] [--dir PATH]
- * `--set` defaults to all (development, held-out and the second held-out set, each when generated); `--dir`
+ *   npm run bench:analysis -- [--set dev|heldout|heldout2|heldout3|both|all] [--dir PATH]
+ * `--set` defaults to all (development and the three held-out sets, each when generated); `--dir`
  * scores one set at that directory instead (a tempo tuning set, say).
  */
 import { spawnSync } from 'node:child_process';

@@ -7,7 +7,7 @@ import { DEFAULT_EVAL_SET_DIR, DEFAULT_HELDOUT_SET_DIR, defaultHeldoutSetDir, IN
  * Which evaluation sets a benchmark scores: the development set (tuning allowed), the held-out set
  * (reported only), or both — or one set at a given directory.
  */
-export type SetName = 'dev' | 'heldout' | 'heldout2';
+export type SetName = 'dev' | 'heldout' | 'heldout2' | 'heldout3';
 
 export interface SetRequest {
   /** 'dev', 'heldout', or for --dir the directory's own name. */
@@ -27,9 +27,11 @@ const KNOWN: Record<SetName, Omit<SetRequest, 'name'>> = {
   heldout: { label: 'held-out', dir: DEFAULT_HELDOUT_SET_DIR, generate: 'npm run bench:eval-set -- --set heldout' },
   // A second held-out set from the same sources, drawn from seed 2: scored once, with the final tempo code.
   heldout2: { label: 'held-out-2', dir: defaultHeldoutSetDir(2), generate: 'npm run bench:eval-set -- --set heldout --seed 2' },
+  // A third, drawn from seed 3 before the harmony cue of the tempo's level choice was fitted, and scored after.
+  heldout3: { label: 'held-out-3', dir: defaultHeldoutSetDir(3), generate: 'npm run bench:eval-set -- --set heldout --seed 3' },
 };
 
-export const SET_OPTIONS_HELP = '--set dev|heldout|heldout2|both|all (default both: dev and heldout; all adds heldout2) or --dir PATH (one set)';
+export const SET_OPTIONS_HELP = '--set dev|heldout|heldout2|heldout3|both|all (default both: dev and heldout; all adds heldout2 and heldout3) or --dir PATH (one set)';
 
 /**
  * Takes `--set dev|heldout|both` and `--dir PATH` out of `argv` (the rest is returned for the
@@ -46,9 +48,9 @@ export function parseSetArgs(argv: string[], defaultSet: 'both' | 'all' = 'both'
   }
   if (dir) return { sets: [requestForDir(dir)], rest };
   if (setArg === 'both') return { sets: (['dev', 'heldout'] as const).map((name) => ({ name, ...KNOWN[name] })), rest };
-  if (setArg === 'all') return { sets: (['dev', 'heldout', 'heldout2'] as const).map((name) => ({ name, ...KNOWN[name] })), rest };
-  if (setArg === 'dev' || setArg === 'heldout' || setArg === 'heldout2') return { sets: [{ name: setArg, ...KNOWN[setArg] }], rest };
-  throw new Error(`--set must be dev, heldout, heldout2, both or all, got ${setArg}`);
+  if (setArg === 'all') return { sets: (['dev', 'heldout', 'heldout2', 'heldout3'] as const).map((name) => ({ name, ...KNOWN[name] })), rest };
+  if (Object.hasOwn(KNOWN, setArg)) return { sets: [{ name: setArg, ...KNOWN[setArg as SetName] }], rest };
+  throw new Error(`--set must be dev, heldout, heldout2, heldout3, both or all, got ${setArg}`);
 }
 
 /** Loads each requested set; a missing one is reported with the command that makes it, and skipped. */

