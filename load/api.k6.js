@@ -58,6 +58,9 @@ export const options = {
 };
 
 const latency = Object.fromEntries(KINDS.map((kind) => [kind, new Trend(`api_${kind}_ms`, true)]));
+// Every request of the visits that start once the first seconds are over: all VUs start in the same instant, so
+// their first visits land together on cold session copies and cold reads, which the whole run's figures include.
+const steadyLatency = new Trend('api_steady_ms', true);
 const apiErrors = new Counter('api_errors');
 const errorsByKind = Object.fromEntries(KINDS.map((kind) => [kind, new Counter(`api_${kind}_errors`)]));
 const rateLimited = new Counter('api_rate_limited');
@@ -84,9 +87,10 @@ function headersFor(user, base, json) {
   return headers;
 }
 
-/** Times one answer under its kind; anything but 200 is an error (429 also counted alone). */
-function record(kind, response) {
+/** Times one answer under its kind (and in the steady part); anything but 200 is an error (429 also counted alone). */
+function record(kind, response, steady) {
   latency[kind].add(response.timings.duration);
+  if (steady) steadyLatency.add(response.timings.duration);
   if (response.status === 200) return true;
   apiErrors.add(1, { kind });
   errorsByKind[kind].add(1);
@@ -95,18 +99,19 @@ function record(kind, response) {
   return false;
 }
 
-export function apiVisit() {
+export function apiVisit(data) {
+  const steady = Date.now() - data.t0 >= plan.steadyAfterMs;
   const vu = exec.vu.idInTest;
   const user = plan.users[vu % plan.users.length];
   const base = plan.baseUrls[(vu + exec.vu.iterationInScenario) % plan.baseUrls.length];
   const params = (kind, json) => ({ headers: headersFor(user, base, json), tags: { kind }, redirects: 0 });
   visits.add(1);
-  record('list', http.get(`${base}/api/projects`, params('list')));
-  record('project', http.get(`${base}/api/projects/${user.projectId}`, params('project')));
-  record('stems', http.get(`${base}/api/projects/${user.projectId}/stems`, params('stems')));
+  record('list', http.get(`${base}/api/projects`, params('list')), steady);
+  record('project', http.get(`${base}/api/projects/${user.projectId}`, params('project')), steady);
+  record('stems', http.get(`${base}/api/projects/${user.projectId}/stems`, params('stems')), steady);
   const stemId = user.stemIds[Math.floor(Math.random() * user.stemIds.length)];
   const volume = Math.round((-24 + Math.random() * 24) * 10) / 10;
-  record('volume', http.put(`${base}/api/stems/${stemId}`, JSON.stringify({ volume }), params('volume', true)));
+  record('volume', http.put(`${base}/api/stems/${stemId}`, JSON.stringify({ volume }), params('volume', true)), steady);
   // A person's pause between mixer moves: THINK_MS ± 25 %.
   sleep((plan.thinkMs * (0.75 + Math.random() * 0.5)) / 1000);
 }
