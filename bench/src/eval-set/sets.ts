@@ -4,8 +4,8 @@ import { loadEvalSet, type EvalTrack } from './load';
 import { DEFAULT_EVAL_SET_DIR, DEFAULT_HELDOUT_SET_DIR, defaultHeldoutSetDir, INDEX_FILE, type EvalSetIndex } from './meta';
 
 /**
- * Which evaluation sets a benchmark scores: the development set (tuning allowed), the held-out set
- * (reported only), or both — or one set at a given directory.
+ * Which evaluation sets a benchmark scores: the development set (tuning allowed), the held-out sets
+ * (reported only), some of them — or one set at a given directory.
  */
 export type SetName = 'dev' | 'heldout' | 'heldout2' | 'heldout3';
 
@@ -25,16 +25,16 @@ export interface LoadedSet extends SetRequest {
 const KNOWN: Record<SetName, Omit<SetRequest, 'name'>> = {
   dev: { label: 'development', dir: DEFAULT_EVAL_SET_DIR, generate: 'npm run bench:eval-set' },
   heldout: { label: 'held-out', dir: DEFAULT_HELDOUT_SET_DIR, generate: 'npm run bench:eval-set -- --set heldout' },
-  // A second held-out set from the same sources, drawn from seed 2: scored once, with the final tempo code.
+  // A second held-out set from the same sources, drawn from seed 2: reported after each change, never tuned on.
   heldout2: { label: 'held-out-2', dir: defaultHeldoutSetDir(2), generate: 'npm run bench:eval-set -- --set heldout --seed 2' },
-  // A third, drawn from seed 3 before the harmony cue of the tempo's level choice was fitted, and scored after.
+  // A third, drawn from seed 3 before the harmony cue of the tempo's level choice was chosen, and scored after.
   heldout3: { label: 'held-out-3', dir: defaultHeldoutSetDir(3), generate: 'npm run bench:eval-set -- --set heldout --seed 3' },
 };
 
 export const SET_OPTIONS_HELP = '--set dev|heldout|heldout2|heldout3|both|all (default both: dev and heldout; all adds heldout2 and heldout3) or --dir PATH (one set)';
 
 /**
- * Takes `--set dev|heldout|both` and `--dir PATH` out of `argv` (the rest is returned for the
+ * Takes `--set …` (SET_OPTIONS_HELP) and `--dir PATH` out of `argv` (the rest is returned for the
  * benchmark's own options). `--dir` scores just that directory, named after what its index says it is.
  */
 export function parseSetArgs(argv: string[], defaultSet: 'both' | 'all' = 'both'): { sets: SetRequest[]; rest: string[] } {

@@ -7,9 +7,11 @@ import type { Partial } from './partials';
  * its double (a reggae one-drop at 80 changes chord every 4 of its beats, every 8 of 160's); the level choice
  * reads it (tempo-octave.ts).
  *
- * Each window's chroma is its steady partials' amplitude (smear under STEADY_SMEAR: played or sung notes, not
- * drum hits) up to MAX_HZ, folded to the nearest equal-tempered pitch class (A = 440 Hz: a tuning offset moves
- * every window alike, and only the change counts). The change at a window boundary is Foote's novelty on it:
+ * Each window's chroma is its steady partials' amplitude (smear under STEADY_SMEAR: held notes — chords, bass,
+ * most instruments; not drum hits, nor most sung notes, whose vibrato smears them) up to MAX_HZ, folded to the
+ * nearest equal-tempered pitch class of A = 440 Hz (a tuning offset moves every window alike, and only the
+ * change counts; near a quarter-tone offset, notes can flip between two classes and add small false changes:
+ * chroma.ts's tuning estimate would remove that, at the cost of refitting the level model). The change at a window boundary is Foote's novelty on it:
  * 1 − the cosine between the summed chroma of the HALF windows before and the HALF after (0 for the same notes,
  * 1 for notes with no pitch class in common), so a melody moving within a chord changes it little and a new chord
  * much; 0 where either side has no steady partials.

@@ -3,7 +3,8 @@ import { nearestPowerOfTwo } from './math';
 import type { MonoSignal } from './mono-signal';
 
 /**
- * Spectral peaks ("partials") of the whole track, for the key and the vocal descriptors.
+ * Spectral peaks ("partials") of the whole track, for the key, the harmonic rhythm (harmony.ts) and the vocal
+ * descriptors.
  *
  * Back-to-back windows of ~0.37 s (4096 samples at 11025 Hz, 2.7 Hz bins): long enough to separate semitones
  * down to the bass register. Key needs no finer time resolution, and a pitch-class histogram over minutes loses
@@ -28,13 +29,16 @@ const PARTIALS_MIN_HZ = 30;
 const PARTIALS_MAX_HZ = 4000;
 const PEAK_RANGE_DB = 30;
 
+/** Samples in one window of findPartials at this sample rate (~0.37 s). */
+const frameSizeAt = (sampleRate: number) => nearestPowerOfTwo(0.37 * sampleRate);
+
 /** Windows per second of findPartials at this sample rate. */
 export function partialsFramesPerSecond(sampleRate: number): number {
-  return sampleRate / nearestPowerOfTwo(0.37 * sampleRate);
+  return sampleRate / frameSizeAt(sampleRate);
 }
 
 export function findPartials(signal: MonoSignal): Partial[] {
-  const frameSize = nearestPowerOfTwo(0.37 * signal.sampleRate);
+  const frameSize = frameSizeAt(signal.sampleRate);
   const framing = { frameSize, hop: frameSize };
   const binHz = signal.sampleRate / frameSize;
   const firstBin = Math.max(2, Math.floor(PARTIALS_MIN_HZ / binHz));

@@ -27,4 +27,11 @@ describe('the metrical level model', () => {
     const expected = LEVEL_MODEL.linear[j] + LEVEL_MODEL.output.reduce((sum, weight, unit) => sum + weight * Math.tanh(LEVEL_MODEL.hiddenBias[unit] + LEVEL_MODEL.hidden[j][unit]), 0);
     expect(levelScore(stepped)).toBeCloseTo(expected, 10);
   });
+
+  it('scores a cue that could not be measured (NaN) as if it were at its mean', () => {
+    const base = atMean();
+    expect(levelScore({ ...base, harmonyFour: NaN, harmonyEight: NaN })).toBeCloseTo(levelScore(base), 12);
+    const j = LEVEL_CUES.indexOf('harmonyFour');
+    expect(levelScore({ ...base, harmonyFour: base.harmonyFour + LEVEL_MODEL.scale[j] })).not.toBeCloseTo(levelScore(base), 6);
+  });
 });

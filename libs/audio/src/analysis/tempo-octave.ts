@@ -161,7 +161,9 @@ export function levelFeatures(onsets: OnsetEnvelope, harmony: HarmonicChange, ca
   const slowest = Math.min(...candidates);
   const periodicity = (signal: Float32Array, framesPerSecond: number, longestBeats: number, absent = MIN_CUE) => {
     const acf = autocorrelation(pulseSignal(signal, framesPerSecond), Math.ceil((longestBeats * 60 * framesPerSecond) / slowest) + 2);
-    return (lag: number) => (acf[0] > 0 ? Math.log(Math.max(MIN_CUE, peakNear(acf, lag) / (3 * acf[0]))) : Math.log(absent));
+    // A lag the recording does not reach (a chord change every 8 slow beats in a short clip) is not measured either.
+    return (lag: number) =>
+      acf[0] > 0 && Math.round(lag) + 1 < acf.length ? Math.log(Math.max(MIN_CUE, peakNear(acf, lag) / (3 * acf[0]))) : Math.log(absent);
   };
   const cymbals = periodicity(onsets.high, fps, 1);
   const kick = periodicity(onsets.low, fps, 1);

@@ -113,8 +113,23 @@ describe('OwnerReadCache', () => {
     expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'after the change')).toBe('after the change');
     advance(900);
     expect(await cache.read('ann', 'stems', 'list:p1:fast', () => Promise.reject(new Error('database away')))).toBe('after the change');
-    advance(100);
+    await new Promise((resolve) => setImmediate(resolve));
+    advance(99);
+    expect(await cache.read('ann', 'stems', 'list:p1:fast', unused)).toBe('after the change');
+    advance(1);
     expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'back')).toBe('back');
+  });
+
+  it('does not keep a read ahead that a rewriting write overtook: the rewritten read stays', async () => {
+    const { cache, advance } = setUp(1000);
+    await cache.read('ann', 'stems', 'list:p1:fast', async () => ({ volume: 0 }));
+    advance(900);
+    const { load, calls } = query<{ volume: number }>();
+    expect(await cache.read('ann', 'stems', 'list:p1:fast', load)).toEqual({ volume: 0 });
+    await cache.changedTo('ann', 'stems', async () => ({ volume: -6 }), (result) => result);
+    calls[0]({ volume: 0 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await cache.read('ann', 'stems', 'list:p1:fast', unused)).toEqual({ volume: -6 });
   });
 
   it('keeps nothing with a time limit of 0, yet concurrent equal reads still share one query', async () => {
