@@ -1,6 +1,6 @@
 import { analyzeAudio } from './analyze';
 import { TEMPO_FALLBACK_BPM } from './tempo';
-import { chordProgression, clickTrack, drumGroove, mixSignals, noiseFloor, patternGroove, silence, sineTone } from './testing/test-signals';
+import { chordProgression, clickTrack, drumGroove, GROOVE_BARS, mixSignals, noiseFloor, patternGroove, silence, sineTone } from './testing/test-signals';
 
 const within = (estimate: number, truth: number, tolerance: number) => Math.abs(estimate / truth - 1) <= tolerance;
 
@@ -48,13 +48,13 @@ describe('tempo', () => {
   it.each([136, 143, 158])('reads a half-time trap groove at %i BPM where it is written (snare on 3), not at half', (bpm) => {
     // Kick on 1 with pickups, snare on beat 3, hats in eighths with sixteenth rolls: the kick-to-snare distance is
     // that of a backbeat at half the tempo, so the kick–snare cue the level choice once used read 71.5 for 143.
-    const trap = patternGroove({ bpm, seconds: 20, kick: 'x......x..x.....', snare: '........x.......', hats: 'x.x.x.xxx.x.x.xx' });
+    const trap = patternGroove({ bpm, seconds: 20, ...GROOVE_BARS.trap });
     expect(within(analyzeAudio(trap).bpm, bpm, 0.02)).toBe(true);
   });
 
   it.each([70, 78, 86])('reads a one-drop at %i BPM at its quarter note (kick and rim on 3), not at double', (bpm) => {
     // Hats in eighths with ghost strokes; the drop falls once a bar. The earlier choice read 156 for 78.
-    const oneDrop = patternGroove({ bpm, seconds: 20, kick: '........x.......', snare: '........x.......', hats: 'x.xox.x.x.xox.x.' });
+    const oneDrop = patternGroove({ bpm, seconds: 20, ...GROOVE_BARS.oneDrop });
     expect(within(analyzeAudio(oneDrop).bpm, bpm, 0.02)).toBe(true);
   });
 

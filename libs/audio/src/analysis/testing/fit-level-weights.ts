@@ -29,7 +29,7 @@ import { onsetEnvelope } from '../onset';
 import { findPartials, partialsFramesPerSecond } from '../partials';
 import { metricalCandidates } from '../tempo';
 import { bestLevel, LEVEL_CUES, LEVEL_MODEL, levelFeatures, standardised, type LevelFeatures, type LevelModel } from '../tempo-octave';
-import { chordProgression, clickTrack, drumGroove, mixSignals, patternGroove } from './test-signals';
+import { chordProgression, clickTrack, drumGroove, GROOVE_BARS, mixSignals, patternGroove } from './test-signals';
 
 const L2 = 0.01;
 const STEPS = 1500;
@@ -90,8 +90,8 @@ function specSignals(): Example[] {
   }
   add('kick-snare-92', 92, drumGroove({ bpm: 92, beatsPerBar: 4, seconds: 16, sampleRate: 22050 }));
   // Drums alone (no held notes: the harmony cues unmeasured), the grooves of tempo.spec.ts's level tests.
-  for (const bpm of [136, 143, 158]) add(`trap-${bpm}`, bpm, patternGroove({ bpm, seconds: 20, kick: 'x......x..x.....', snare: '........x.......', hats: 'x.x.x.xxx.x.x.xx' }));
-  for (const bpm of [70, 78, 86]) add(`one-drop-${bpm}`, bpm, patternGroove({ bpm, seconds: 20, kick: '........x.......', snare: '........x.......', hats: 'x.xox.x.x.xox.x.' }));
+  for (const bpm of [136, 143, 158]) add(`trap-${bpm}`, bpm, patternGroove({ bpm, seconds: 20, ...GROOVE_BARS.trap }));
+  for (const bpm of [70, 78, 86]) add(`one-drop-${bpm}`, bpm, patternGroove({ bpm, seconds: 20, ...GROOVE_BARS.oneDrop }));
   return out;
 }
 

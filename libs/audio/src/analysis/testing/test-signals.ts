@@ -121,6 +121,14 @@ export interface PatternGrooveOptions {
   sampleRate?: number;
 }
 
+/** One bar of the grooves the level tests and the level fit share (patternGroove's steps). */
+export const GROOVE_BARS = {
+  /** Half-time trap: kick on 1 with pickups, snare on beat 3, hats in eighths with sixteenth rolls. */
+  trap: { kick: 'x......x..x.....', snare: '........x.......', hats: 'x.x.x.xxx.x.x.xx' },
+  /** Reggae one-drop: kick and rim on 3 only, hats in eighths with ghost strokes. */
+  oneDrop: { kick: '........x.......', snare: '........x.......', hats: 'x.xox.x.x.xox.x.' },
+} as const;
+
 /**
  * A drum groove written as one bar of sixteenths per voice (kick, snare, closed hats), looped: the grooves whose
  * tapped level differs from the plain backbeat's (a half-time snare on 3, a one-drop).
