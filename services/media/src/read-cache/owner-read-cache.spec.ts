@@ -80,58 +80,6 @@ describe('OwnerReadCache', () => {
     expect(await cache.read('ann', 'projects', 'list', async () => 'second')).toBe('second');
   });
 
-  it('reads again in the background in the last fifth of the time limit, answering from memory meanwhile', async () => {
-    const { cache, advance } = setUp(1000);
-    const { load, calls } = query<string>();
-    const first = cache.read('ann', 'projects', 'list', load);
-    calls[0]('first');
-    await first;
-    advance(799);
-    expect(await cache.read('ann', 'projects', 'list', load)).toBe('first');
-    expect(calls).toHaveLength(1);
-    advance(1);
-    // 200 ms left: answered at once, and read again once (not by every read while that is under way).
-    expect(await cache.read('ann', 'projects', 'list', load)).toBe('first');
-    expect(await cache.read('ann', 'projects', 'list', load)).toBe('first');
-    expect(calls).toHaveLength(2);
-    calls[1]('renewed');
-    await Promise.resolve();
-    // Past the first read's time limit, the renewed read answers with no wait and no query.
-    advance(400);
-    expect(await cache.read('ann', 'projects', 'list', unused)).toBe('renewed');
-  });
-
-  it('does not keep a read ahead that a change overtook, and a failed one leaves the kept read to run out', async () => {
-    const { cache, advance } = setUp(1000);
-    await cache.read('ann', 'stems', 'list:p1:fast', async () => 'kept');
-    advance(900);
-    const { load, calls } = query<string>();
-    expect(await cache.read('ann', 'stems', 'list:p1:fast', load)).toBe('kept');
-    await cache.changed('ann', 'stems');
-    calls[0]('read before the change');
-    await Promise.resolve();
-    expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'after the change')).toBe('after the change');
-    advance(900);
-    expect(await cache.read('ann', 'stems', 'list:p1:fast', () => Promise.reject(new Error('database away')))).toBe('after the change');
-    await new Promise((resolve) => setImmediate(resolve));
-    advance(99);
-    expect(await cache.read('ann', 'stems', 'list:p1:fast', unused)).toBe('after the change');
-    advance(1);
-    expect(await cache.read('ann', 'stems', 'list:p1:fast', async () => 'back')).toBe('back');
-  });
-
-  it('does not keep a read ahead that a rewriting write overtook: the rewritten read stays', async () => {
-    const { cache, advance } = setUp(1000);
-    await cache.read('ann', 'stems', 'list:p1:fast', async () => ({ volume: 0 }));
-    advance(900);
-    const { load, calls } = query<{ volume: number }>();
-    expect(await cache.read('ann', 'stems', 'list:p1:fast', load)).toEqual({ volume: 0 });
-    await cache.changedTo('ann', 'stems', async () => ({ volume: -6 }), (result) => result);
-    calls[0]({ volume: 0 });
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(await cache.read('ann', 'stems', 'list:p1:fast', unused)).toEqual({ volume: -6 });
-  });
-
   it('keeps nothing with a time limit of 0, yet concurrent equal reads still share one query', async () => {
     const { cache } = setUp(0);
     const { load, calls } = query<string>();

@@ -34,9 +34,6 @@ interface Bucket {
   readonly loading: Map<string, Promise<unknown>>;
 }
 
-/** The last share of a kept read's time in which a read of it also starts reading it again (in the background). */
-const REFRESH_AHEAD = 0.2;
-
 export interface OwnerReadCacheOptions {
   /** How long a read is answered from memory at most (the bound when a change from another instance is missed); 0 keeps none. */
   ttlMs: number;
@@ -56,11 +53,10 @@ export interface OwnerReadCacheOptions {
  * announcement has reached NATS before the write's reply or event goes out, so an instance hears of a change
  * before a client can ask it again after hearing of the change itself. A read that was under way when its
  * scope changed is answered but not kept (it may hold the old value). Concurrent reads of the same key share
- * one database query; a read in the last fifth of its time also reads it again in the background, so reads
- * asked often are renewed before they run out. Reads are answered from memory for `ttlMs` at most, which
- * bounds how long an instance that missed an announcement without losing its connection answers from before
- * the change (a lost connection clears everything: read-cache.link). Memory: `maxBuckets` owner scopes of
- * `maxReadsPerBucket` reads at most.
+ * one database query. Reads are answered from memory for `ttlMs` at most, which bounds how long an instance
+ * that missed an announcement without losing its connection answers from before the change (a lost
+ * connection clears everything: read-cache.link). Memory: `maxBuckets` owner scopes of `maxReadsPerBucket`
+ * reads at most.
  */
 export class OwnerReadCache {
   private readonly logger = new Logger(OwnerReadCache.name);
@@ -81,15 +77,8 @@ export class OwnerReadCache {
     const name = bucketName(ownerId, scope);
     let bucket = this.buckets.get(name);
     const kept = bucket?.entries.get(key);
-    const now = this.now();
-    if (bucket && kept && kept.expires > now) {
+    if (kept && kept.expires > this.now()) {
       mediaReadCacheReads.inc({ scope, result: 'hit' });
-      // Read again ahead of the time limit, in the background: a read that is read often never waits for
-      // the database when its time runs out (every owner's reads, kept at about the same moment, would
-      // otherwise run out together and queue there).
-      if (kept.expires - now <= this.options.ttlMs * REFRESH_AHEAD && !bucket.loading.has(key)) {
-        this.fill(name, bucket, key, load).catch((error: Error) => this.logger.debug(`reading ahead failed (${scope}): ${error.message}`));
-      }
       return kept.value as T;
     }
     const shared = bucket?.loading.get(key);
@@ -102,11 +91,7 @@ export class OwnerReadCache {
       bucket = { entries: new LRUCache({ max: this.options.maxReadsPerBucket }), loading: new Map() };
       this.buckets.set(name, bucket);
     }
-    return this.fill(name, bucket, key, load);
-  }
-
-  /** Runs the query (shared by concurrent reads of the key) and keeps its answer if the scope did not change meanwhile. */
-  private async fill<T>(name: string, owner: Bucket, key: string, load: () => Promise<T>): Promise<T> {
+    const owner = bucket;
     const loading = load();
     owner.loading.set(key, loading);
     try {
