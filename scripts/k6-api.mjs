@@ -210,20 +210,19 @@ function uploadResults(logFile) {
 /** From the job's start (its first stems_progress) to its stems_ready. */
 const separatingMs = (upload) => (upload.allStemsMs != null && upload.queueWaitMs != null ? upload.allStemsMs - upload.queueWaitMs : null);
 
+/** Count and latency percentiles of one of the k6 script's duration trends. */
+const latencyOf = (summary, trend) => ({
+  count: metric(summary, trend, 'count'),
+  p50Ms: metric(summary, trend, 'med'),
+  p95Ms: metric(summary, trend, 'p(95)'),
+  p99Ms: metric(summary, trend, 'p(99)'),
+  maxMs: metric(summary, trend, 'max'),
+});
+
 function report(summary, uploads, samples, windows, meta) {
   const kinds = ['list', 'project', 'stems', 'volume'];
   const requests = Object.fromEntries(
-    kinds.map((kind) => [
-      kind,
-      {
-        count: metric(summary, `api_${kind}_ms`, 'count'),
-        errors: metric(summary, `api_${kind}_errors`, 'count'),
-        p50Ms: metric(summary, `api_${kind}_ms`, 'med'),
-        p95Ms: metric(summary, `api_${kind}_ms`, 'p(95)'),
-        p99Ms: metric(summary, `api_${kind}_ms`, 'p(99)'),
-        maxMs: metric(summary, `api_${kind}_ms`, 'max'),
-      },
-    ]),
+    kinds.map((kind) => [kind, { ...latencyOf(summary, `api_${kind}_ms`), errors: metric(summary, `api_${kind}_errors`, 'count') }]),
   );
   const all = summary.metrics['http_req_duration{scenario:api}']?.values ?? {};
   const apiErrors = metric(summary, 'api_errors', 'count');
@@ -257,14 +256,7 @@ function report(summary, uploads, samples, windows, meta) {
       errors: apiErrors,
       rateLimited: metric(summary, 'api_rate_limited', 'count'),
       all: { p50Ms: all.med ?? 0, p95Ms: all['p(95)'] ?? 0, p99Ms: all['p(99)'] ?? 0, maxMs: all.max ?? 0 },
-      steady: {
-        afterMs: STEADY_AFTER_MS,
-        count: metric(summary, 'api_steady_ms', 'count'),
-        p50Ms: metric(summary, 'api_steady_ms', 'med'),
-        p95Ms: metric(summary, 'api_steady_ms', 'p(95)'),
-        p99Ms: metric(summary, 'api_steady_ms', 'p(99)'),
-        maxMs: metric(summary, 'api_steady_ms', 'max'),
-      },
+      steady: { afterMs: STEADY_AFTER_MS, ...latencyOf(summary, 'api_steady_ms') },
       byKind: requests,
     },
     uploads: {

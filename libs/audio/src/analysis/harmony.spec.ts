@@ -7,6 +7,10 @@ import { levelFeatures, levelScore } from './tempo-octave';
 import type { StereoAudio } from '../types';
 import { chordProgression, mixSignals, patternGroove } from './testing/test-signals';
 
+/** A drum bar looped at `bpm` with a chord a bar (4 beats), both `seconds` long. */
+const grooveWithChords = (bpm: number, seconds: number, bar: { kick: string; snare: string; hats: string }, tonicPitchClass: number) =>
+  mixSignals(patternGroove({ bpm, seconds, ...bar }), chordProgression({ tonicPitchClass, mode: 'minor', seconds, secondsPerChord: (4 * 60) / bpm }));
+
 const analysed = (audio: StereoAudio) => {
   const signal = decimateToAnalysisRate({ sampleRate: audio.sampleRate, samples: downmixToMono(audio) });
   return { signal, harmony: harmonicChange(findPartials(signal), partialsFramesPerSecond(signal.sampleRate)) };
@@ -38,11 +42,7 @@ describe('harmonic change', () => {
 
   it('does not measure a repetition longer than the recording (8 slow beats of a short clip)', () => {
     const bpm = 70;
-    const clip = mixSignals(
-      patternGroove({ bpm, seconds: 6, kick: 'x.......x.......', snare: '....x.......x...', hats: 'x.x.x.x.x.x.x.x.' }),
-      chordProgression({ tonicPitchClass: 9, mode: 'minor', seconds: 6, secondsPerChord: (4 * 60) / bpm }),
-    );
-    const { signal, harmony } = analysed(clip);
+    const { signal, harmony } = analysed(grooveWithChords(bpm, 6, { kick: 'x.......x.......', snare: '....x.......x...', hats: 'x.x.x.x.x.x.x.x.' }, 9));
     const [slow] = levelFeatures(onsetEnvelope(bandEnergies(signal)), harmony, [bpm, 2 * bpm]);
     expect(slow.harmonyEight).toBeNaN();
     expect(Number.isFinite(slow.harmonyFour)).toBe(true);
@@ -52,11 +52,7 @@ describe('harmonic change', () => {
   it('repeats every four beats of a slow groove that changes chord once a bar, not every four of its double', () => {
     // A one-drop at 80 (kick and rim on 3), a chord a bar: 3 s, which is 8 beats of 160.
     const bpm = 80;
-    const audio = mixSignals(
-      patternGroove({ bpm, seconds: 24, kick: '........x.......', snare: '........x.......', hats: 'x.x.x.x.x.x.x.x.' }),
-      chordProgression({ tonicPitchClass: 2, mode: 'minor', seconds: 24, secondsPerChord: (4 * 60) / bpm }),
-    );
-    const { signal, harmony } = analysed(audio);
+    const { signal, harmony } = analysed(grooveWithChords(bpm, 24, { kick: '........x.......', snare: '........x.......', hats: 'x.x.x.x.x.x.x.x.' }, 2));
     const [slow, fast] = levelFeatures(onsetEnvelope(bandEnergies(signal)), harmony, [bpm, 2 * bpm]);
     expect(slow.harmonyFour).toBeGreaterThan(fast.harmonyFour + 0.5);
   });
