@@ -18,3 +18,5 @@ export * from './clock';
 export * from './scratch-folders';
 export * from './owner-job-slots';
 export * from './owned-by-id';
+export * from './progress-writes';
+export * from './weighted-progress';

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
+import { weightedProgress } from '@stemdeck/platform';
 import type { AudioExportBody, ProjectExportBody } from '@stemdeck/proto';
 import { PROJECT_DATA_WRITER, type ProjectDataWriter } from '../project-data/project-data.port';
 import { AUDIO_RENDERER, type AudioRenderer } from './audio/audio-renderer';
 import type { ExportDocument, PlannedAudioFile } from './export.schema';
 import { safeSongName } from './file-names';
-import { weightedProgress } from './weighted-progress';
 import { zipFiles, type ZipEntry } from './zip-files';
 
 /** The file an export uploads: where it was built, the name it is downloaded as, its content type. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
+import { CLOCK, throttledProgress, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
 import type { ExportWorkMessage } from '@stemdeck/proto';
 import { EXPORT_CONFIG } from '../config';
 import { ExportBuilder } from './export-builder';
@@ -107,24 +107,15 @@ export class RunExportUseCase {
 
   /** Throttled progress (never 100 before it is stored); a store that finds the export gone stops the work at the next step. */
   private progress(doc: ExportDocument, gone: { seen: boolean }): (fraction: number) => void {
-    let storedAt = this.clock.now();
-    let reported = 0;
-    let storing = false;
-    return (fraction) => {
-      const progress = Math.min(99, Math.floor(fraction * 100));
-      const now = this.clock.now();
-      if (storing || progress <= reported || now - storedAt < PROGRESS_STORE_MS) return;
-      storing = true;
-      storedAt = now;
-      reported = progress;
-      void this.exports
-        .setProgress(doc.ownerId, doc._id, progress)
-        .then((stored) => {
-          if (!stored) gone.seen = true;
-        })
-        .catch((error: Error) => this.logger.warn(`export ${doc._id}: progress not stored: ${error.message}`))
-        .finally(() => (storing = false));
-    };
+    return throttledProgress({
+      intervalMs: PROGRESS_STORE_MS,
+      steps: 100,
+      clock: this.clock,
+      write: async (percent) => {
+        if (!(await this.exports.setProgress(doc.ownerId, doc._id, percent))) gone.seen = true;
+      },
+      failed: (error) => this.logger.warn(`export ${doc._id}: progress not stored: ${error.message}`),
+    }).report;
   }
 
   /** Failed for good: stored with words for users (a refusal's own words and status), its objects removed. */

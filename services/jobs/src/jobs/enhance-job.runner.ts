@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { weightedProgress } from '@stemdeck/platform';
 import { EnhanceParameters } from '@stemdeck/proto';
 import { NotRunnable, type JobRunner, type RunningJob } from './job-runner';
 import type { JobDocument, JobOutputDocument } from './job.schema';
 import { ENHANCE_PROVIDER, JOB_STORAGE, MEDIA_PROJECTS, type EnhanceProvider, type JobResult, type JobStorage, type MediaProjects } from './jobs.ports';
-import { weightedProgress } from './weighted-progress';
 
 export const ENHANCEMENT_FAILED = 'Enhancement failed';
 export const NOTHING_TO_ENHANCE = 'Nothing to enhance: the project has none of the chosen stems';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JobWorkMessage } from '@stemdeck/proto';
-import { CLOCK, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
+import { CLOCK, throttledProgress, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
 import { jobObjectsPrefix, toJobRecord } from './job-record';
 import { JOB_RUNNERS, JobStopped, NotRunnable, ProviderFailure, type JobRunner, type JobRunners, type RunningJob } from './job-runner';
 import type { JobDocument } from './job.schema';
@@ -90,27 +90,20 @@ export class RunJobUseCase {
   private running(job: JobDocument, item: WorkItem<JobWorkMessage>, controller: AbortController, handover: { begun: boolean }): RunningJob {
     const { ownerId, _id: jobId } = job;
     const prefix = jobObjectsPrefix(job);
-    let storedAt = this.clock.now();
-    let reported = 0;
-    let storing = false;
+    const progress = throttledProgress({
+      intervalMs: PROGRESS_STORE_MS,
+      steps: 100,
+      clock: this.clock,
+      write: async (percent) => {
+        const stored = await this.jobs.setProgress(ownerId, jobId, percent);
+        if (!stored) return controller.abort(new JobStopped());
+        this.events.publish({ type: 'job_progress', ownerId, job: toJobRecord(stored) });
+      },
+      failed: (error) => this.logger.warn(`job ${jobId}: progress not stored: ${error.message}`),
+    });
     return {
       signal: controller.signal,
-      progress: (fraction) => {
-        const progress = Math.min(99, Math.floor(fraction * 100));
-        const now = this.clock.now();
-        if (storing || progress <= reported || now - storedAt < PROGRESS_STORE_MS) return;
-        storing = true;
-        storedAt = now;
-        reported = progress;
-        void this.jobs
-          .setProgress(ownerId, jobId, progress)
-          .then((stored) => {
-            if (!stored) return controller.abort(new JobStopped());
-            this.events.publish({ type: 'job_progress', ownerId, job: toJobRecord(stored) });
-          })
-          .catch((error: Error) => this.logger.warn(`job ${jobId}: progress not stored: ${error.message}`))
-          .finally(() => (storing = false));
-      },
+      progress: progress.report,
       store: async (name, path, contentType) => {
         controller.signal.throwIfAborted();
         item.heartbeat();

@@ -1,7 +1,7 @@
 import { masterAudioFile, mixAudioFiles } from '@stemdeck/audio';
+import { weightedProgress } from '@stemdeck/platform';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { weightedProgress } from '../jobs/weighted-progress';
 import type { MasteredFile, MasteredSet, MasteringProvider, MasterMixRequest, MasterSetRequest } from '../jobs/jobs.ports';
 import type { JobScratch } from '../scratch/job-scratch';
 import { loudnessFigures as figures } from './loudness-figures';

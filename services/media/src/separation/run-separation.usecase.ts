@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createFastSeparator, encodeFlac24, separateFastStream, STEM_TYPES, type MediaProbe, type StemSet, type StereoAudio } from '@stemdeck/audio';
 import type { SeparationJobMessage, StemType } from '@stemdeck/proto';
 import { stemKey, stemsPrefix } from '@stemdeck/proto';
-import { annotateSpan, CLOCK, type Clock, inSpan, SPAN_ATTRIBUTES } from '@stemdeck/platform';
+import { annotateSpan, CLOCK, type Clock, inSpan, SPAN_ATTRIBUTES, throttledProgress, type ThrottledProgress } from '@stemdeck/platform';
 import type { MediaConfig } from '../config';
 import { MEDIA_CONFIG } from '../media-config.token';
 import { toStem } from '../stems/stem.repository';
@@ -30,6 +30,8 @@ import { STEM_CONTENT_TYPE, StemWriter } from './stem-writer';
 
 const PROGRESS_EVENT_MS = 250;
 const PROGRESS_STORE_MS = 1000;
+/** The stored job progress is a fraction to three decimals. */
+const PROGRESS_STORE_STEPS = 1000;
 /** While separating, how often the job looks whether its project was deleted (then it stops and cleans up). */
 const PROJECT_CHECK_MS = 2000;
 /**
@@ -259,7 +261,7 @@ export class RunSeparationUseCase {
       throw error;
     } finally {
       // The job's end is written after this returns: a progress write still on its way must land before it.
-      await progress.stored();
+      await progress.settled();
     }
   }
 
@@ -295,31 +297,30 @@ export class RunSeparationUseCase {
 
   /**
    * Progress events at most every 250 ms; the stored job progress at most every second, one write at a time
-   * (a slow database skips a write rather than letting two race). `stored()` resolves once no write is on its
-   * way, so the job's end, written after it, is never overwritten by a late progress (a completed job at 0.9).
+   * (a slow database skips a write rather than letting two race; a failed write is skipped too). `settled()`
+   * resolves once no write is on its way, so the job's end, written after it, is never overwritten by a late
+   * progress (a completed job at 0.9).
    */
-  private progressReporter(item: SeparationWorkItem, share: number): { report: (fraction: number) => void; stored: () => Promise<void> } {
+  private progressReporter(item: SeparationWorkItem, share: number): ThrottledProgress {
     const { ownerId, projectId, engine, jobId } = item.payload;
+    const writes = throttledProgress({
+      intervalMs: PROGRESS_STORE_MS,
+      steps: PROGRESS_STORE_STEPS,
+      clock: this.clock,
+      write: (step) => this.jobs.setProgress(ownerId, jobId, step / PROGRESS_STORE_STEPS),
+    });
     let lastEvent = 0;
-    let lastStore = 0;
-    let storing: Promise<void> | null = null;
     const report = (fraction: number) => {
+      const overall = Math.min(1, Math.max(0, fraction)) * share;
       const now = this.clock.now();
-      const progress = Math.round(Math.min(1, Math.max(0, fraction)) * share * 1000) / 1000;
       if (now - lastEvent >= PROGRESS_EVENT_MS) {
         lastEvent = now;
-        this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress });
+        this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: Math.round(overall * 1000) / 1000 });
         item.heartbeat();
       }
-      if (now - lastStore >= PROGRESS_STORE_MS && storing === null) {
-        lastStore = now;
-        storing = this.jobs
-          .setProgress(ownerId, jobId, progress)
-          .catch(() => undefined)
-          .finally(() => (storing = null));
-      }
+      writes.report(overall);
     };
-    return { report, stored: async () => void (await storing) };
+    return { report, settled: writes.settled };
   }
 }
 
