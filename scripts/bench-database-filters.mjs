@@ -17,6 +17,8 @@ import { ROOT, run } from './stack.mjs';
 
 const SIZES = (process.env.BENCH_DB_SIZES ?? '160,1000,4000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_DB_ROUNDS ?? 200);
+const WRITERS = (process.env.BENCH_DB_WRITERS ?? '1,8,40').split(',').map(Number);
+const WRITES_PER_WRITER = Number(process.env.BENCH_DB_WRITES ?? 100);
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -37,6 +39,31 @@ async function connectWithin(uri, ms) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+/** The p-th percentile (0–100) of ascending `sorted`. */
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+
+/**
+ * Stem changes from `writers` clients at once, each changing its own stems one after another (the load's
+ * PUTs): SQLite takes one write at a time, so what matters here is how long a change waits for the others.
+ */
+async function concurrentChanges(stems, size, writers) {
+  const latencies = [];
+  const start = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      for (let i = 0; i < WRITES_PER_WRITER; i++) {
+        const { _id } = stemOf((w * 7919 + i * 31) % size);
+        const began = process.hrtime.bigint();
+        await stems.findOneAndUpdate({ _id }, { $set: { volume: -(i % 24) }, $inc: { rev: 1 } }, { returnDocument: 'after' });
+        latencies.push(Number(process.hrtime.bigint() - began) / 1e6);
+      }
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  latencies.sort((a, b) => a - b);
+  return { writers, perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: latencies.at(-1) };
 }
 
 /** Milliseconds per call, the median of five batches of ROUNDS / 5 after a warm-up. */
@@ -112,10 +139,16 @@ async function main() {
       );
       await measure('session read', '{_id}', (i) => sessions.findOne({ _id: session(i)._id }));
     }
+    const concurrent = [];
+    const size = SIZES.at(-1);
+    for (const writers of WRITERS) concurrent.push({ size, ...(await concurrentChanges(db.collection('stems'), size, writers)) });
     process.stdout.write(`\nFerretDB 1.24 on SQLite, one client, ${ROUNDS} calls per figure (median of 5 batches), ms per call:\n`);
     process.stdout.write(`${'documents'.padEnd(10)} ${'what'.padEnd(28)} ${'filter'.padEnd(38)} ms\n`);
     for (const row of rows) process.stdout.write(`${String(row.size).padEnd(10)} ${row.what.padEnd(28)} ${row.shape.padEnd(38)} ${row.ms.toFixed(2)}\n`);
-    process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, rows })}\n`);
+    process.stdout.write(`\nStem changes (findAndModify by _id) from several clients at once, ${WRITES_PER_WRITER} each, over ${size} documents:\n`);
+    process.stdout.write(`${'clients'.padEnd(8)} ${'changes/s'.padEnd(10)} ms p50 / p95 / p99 / max\n`);
+    for (const row of concurrent) process.stdout.write(`${String(row.writers).padEnd(8)} ${row.perSecond.toFixed(0).padEnd(10)} ${[row.p50, row.p95, row.p99, row.max].map((ms) => ms.toFixed(1)).join(' / ')}\n`);
+    process.stdout.write(`${JSON.stringify({ rounds: ROUNDS, rows, concurrent })}\n`);
   } finally {
     await mongoose.disconnect().catch(() => undefined);
     ferretdb.kill('SIGTERM');
