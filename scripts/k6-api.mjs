@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { ensureK6 } from './k6-install.mjs';
 import { adminToken, api, ensureUsers, fixed, loadAverage, logger, mapConcurrently, metric, openLoadStack, runK6, runLoadMain, signInUsers, stackPids, startSampler, usage, usageLines } from './k6-support.mjs';
-import { ROOT, serviceHealthPort, stopAll } from './stack.mjs';
+import { prepare, ROOT, serviceHealthPort, stopAll } from './stack.mjs';
 
 const attach = process.argv.includes('--attach');
 const API_VUS = Number(process.env.LOAD_VUS ?? 200);
@@ -350,6 +350,8 @@ function report(summary, uploads, samples, windows, meta) {
 // ---------------------------------------------------------------- the run
 
 async function main() {
+  // A fresh clone has no dependencies, servers, ffmpeg or build yet; a run attached to `npm start` has them.
+  await prepare({ build: !attach });
   const k6 = ensureK6();
   const media = prepareMedia();
   const { stack, baseUrls, keycloakUrl, adminUser, adminPassword, started } = await openLoadStack({ attach, runner: 'npm run load:api' });

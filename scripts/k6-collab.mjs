@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureK6 } from './k6-install.mjs';
 import { adminToken, api, ensureUsers, fixed, loadAverage, logger, metric, openLoadStack, runK6, runLoadMain, signInUsers, stackPids, startSampler, usage, usageLines } from './k6-support.mjs';
-import { ROOT, stopAll } from './stack.mjs';
+import { prepare, ROOT, stopAll } from './stack.mjs';
 
 const attach = process.argv.includes('--attach');
 const SESSIONS = Number(process.env.LOAD_SESSIONS ?? 20);
@@ -99,6 +99,8 @@ function report(summary, load, meta) {
 }
 
 async function main() {
+  // A fresh clone has no dependencies, servers, ffmpeg or build yet; a run attached to `npm start` has them.
+  await prepare({ build: !attach });
   const k6 = ensureK6();
   const { stack, baseUrls, keycloakUrl, adminUser, adminPassword, started } = await openLoadStack({ attach, runner: 'npm run load:collab' });
   try {
