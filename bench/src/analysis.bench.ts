@@ -5,7 +5,7 @@
  * instrumental: drums + bass + other), and analysis time with the real-time factor (the development set's 4-minute
  * track included). Ends with a JSON summary line.
  *
- *   npm run bench:analysis -- [--set dev|heldout|heldout2|heldout3|both|all] [--dir PATH]
+ *   npm run bench:analysis -- [--set dev|heldout|heldout2|heldout3|heldout4|both|all] [--dir PATH]
  * `--set` defaults to all (development and the three held-out sets, each when generated); `--dir`
  * scores one set at that directory instead (a tempo tuning set, say).
  */
