@@ -12,8 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import mongoose from 'mongoose';
-import { ROOT, run } from './stack.mjs';
+import { prepare, ROOT } from './stack.mjs';
+
+/** mongoose, loaded once prepare() has installed the packages (a fresh clone has none). */
+let mongoose;
 
 const SIZES = (process.env.BENCH_DB_SIZES ?? '160,1000,4000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_DB_ROUNDS ?? 200);
@@ -101,7 +103,8 @@ const sessionOf = (i) => ({
 });
 
 async function main() {
-  await run('bash', [join(ROOT, 'scripts', 'provision.sh')]);
+  await prepare({ build: false });
+  ({ default: mongoose } = await import('mongoose'));
   const dir = mkdtempSync(join(tmpdir(), 'stemdeck-db-bench-'));
   const port = await freePort();
   const debugPort = await freePort();
