@@ -6,7 +6,7 @@
  * track included). Ends with a JSON summary line.
  *
  *   npm run bench:analysis -- [--set dev|heldout|heldout2|heldout3|heldout4|both|all] [--dir PATH]
- * `--set` defaults to all (development and the three held-out sets, each when generated); `--dir`
+ * `--set` defaults to all (development and the four held-out sets, each when generated); `--dir`
  * scores one set at that directory instead (a tempo tuning set, say).
  */
 import { spawnSync } from 'node:child_process';

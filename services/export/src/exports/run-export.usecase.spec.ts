@@ -233,7 +233,11 @@ describe('RunExportUseCase', () => {
     renderer.midway = () => {
       exports.docs.delete('e1');
     };
+    const uploads: string[] = [];
+    storage.onPut = (key) => void uploads.push(key);
     await expect(useCase.execute(item())).resolves.toBe('done');
+    // The progress write after the deletion found it gone, so nothing was uploaded at all.
+    expect(uploads).toEqual([]);
     expect(storage.keys()).toEqual([]);
     expect(readdirSync(workDir)).toEqual([]);
     await expect(useCase.execute(item())).resolves.toBe('give-up');

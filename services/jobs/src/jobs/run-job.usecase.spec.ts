@@ -164,10 +164,14 @@ describe('RunJobUseCase: mastering jobs', () => {
 
   it('stops when cancelled mid-run: the provider is aborted and nothing is left', async () => {
     const cancel = new CancelJobUseCase(jobs, storage, events, new RecordingLineAnnouncements());
+    const reached: number[] = [];
     provider.onStep = async (fraction) => {
+      reached.push(fraction);
       if (fraction === 0.4) await cancel.execute('u1', 'j1');
     };
     expect(await useCase.execute(item())).toBe('done');
+    // The first progress write after the cancel (at 0.7) finds the job no longer running and stops the provider.
+    expect(reached).toEqual([0.1, 0.4, 0.7]);
     expect(provider.requests[0]!.signal.aborted).toBe(true);
     expect(storage.keys()).toEqual([]);
     expect(jobs.docs.get('j1')).toMatchObject({ status: 'failed', error: 'Cancelled' });
@@ -184,10 +188,13 @@ describe('RunJobUseCase: mastering jobs', () => {
   });
 
   it('stops and removes what it wrote when the project (and so the job) is deleted meanwhile', async () => {
+    const reached: number[] = [];
     provider.onStep = (fraction) => {
+      reached.push(fraction);
       if (fraction === 0.4) void jobs.deleteForProject('u1', 'p1');
     };
     expect(await useCase.execute(item())).toBe('done');
+    expect(reached).toEqual([0.1, 0.4, 0.7]);
     expect(storage.keys()).toEqual([]);
     expect(jobs.docs.size).toBe(0);
   });

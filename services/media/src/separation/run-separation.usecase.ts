@@ -297,7 +297,7 @@ export class RunSeparationUseCase {
 
   /**
    * Progress events at most every 250 ms; the stored job progress at most every second, one write at a time
-   * (a slow database skips a write rather than letting two race; a failed write is skipped too). `settled()`
+   * (a slow database skips a write rather than letting two race; a failed write is logged and skipped). `settled()`
    * resolves once no write is on its way, so the job's end, written after it, is never overwritten by a late
    * progress (a completed job at 0.9).
    */
@@ -308,6 +308,7 @@ export class RunSeparationUseCase {
       steps: PROGRESS_STORE_STEPS,
       clock: this.clock,
       write: (step) => this.jobs.setProgress(ownerId, jobId, step / PROGRESS_STORE_STEPS),
+      failed: (error) => this.logger.warn(`job ${jobId} (${engine}): progress not stored: ${error.message}`),
     });
     let lastEvent = 0;
     const report = (fraction: number) => {
