@@ -243,6 +243,22 @@ describe('RunExportUseCase', () => {
     await expect(useCase.execute(item())).resolves.toBe('give-up');
   });
 
+  it('a slow progress write that finds the export deleted stops it before the upload, though the render ended meanwhile', async () => {
+    await exports.createRunning(newExport());
+    const setProgress = exports.setProgress;
+    exports.setProgress = async (ownerId, exportId, value) => {
+      if (value < 90) return setProgress(ownerId, exportId, value);
+      exports.docs.delete('e1');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return setProgress(ownerId, exportId, value);
+    };
+    const uploads: string[] = [];
+    storage.onPut = (key) => void uploads.push(key);
+    await expect(useCase.execute(item())).resolves.toBe('done');
+    expect(uploads).toEqual([]);
+    expect(storage.keys()).toEqual([]);
+  });
+
   it('an export deleted while its file was uploading leaves no object', async () => {
     await exports.createRunning(newExport());
     storage.onPut = () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, throttledProgress, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
+import { CLOCK, throttledProgress, type Clock, type ThrottledProgress, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
 import type { ExportWorkMessage } from '@stemdeck/proto';
 import { EXPORT_CONFIG } from '../config';
 import { ExportBuilder } from './export-builder';
@@ -59,7 +59,10 @@ export class RunExportUseCase {
     const gone = { seen: false };
     const folder = await this.scratch.create();
     try {
-      const built = await this.builder.build(doc, folder.dir, this.progress(doc, gone));
+      const progress = this.progress(doc, gone);
+      const built = await this.builder.build(doc, folder.dir, progress.report);
+      // The write still on its way may be the one that finds the export gone.
+      await progress.settled();
       if (gone.seen) throw new NoLongerProcessing();
       item.heartbeat();
       const objectKey = exportObjectKey(doc, built.filename);
@@ -106,7 +109,7 @@ export class RunExportUseCase {
   }
 
   /** Throttled progress (never 100 before it is stored); a store that finds the export gone stops the work at the next step. */
-  private progress(doc: ExportDocument, gone: { seen: boolean }): (fraction: number) => void {
+  private progress(doc: ExportDocument, gone: { seen: boolean }): ThrottledProgress {
     return throttledProgress({
       intervalMs: PROGRESS_STORE_MS,
       steps: 100,
@@ -115,7 +118,7 @@ export class RunExportUseCase {
         if (!(await this.exports.setProgress(doc.ownerId, doc._id, percent))) gone.seen = true;
       },
       failed: (error) => this.logger.warn(`export ${doc._id}: progress not stored: ${error.message}`),
-    }).report;
+    });
   }
 
   /** Failed for good: stored with words for users (a refusal's own words and status), its objects removed. */

@@ -126,6 +126,20 @@ describe('RunJobUseCase: mastering jobs', () => {
     expect(events.published.every((e) => e.ownerId === 'u1')).toBe(true);
   });
 
+  it('waits for a slow progress write before completing: no job_progress after job_completed', async () => {
+    const setProgress = jobs.setProgress.bind(jobs);
+    // The last write (at 90 %) is still on its way when the provider finishes.
+    jobs.setProgress = async (ownerId, jobId, progress) => {
+      const stored = await setProgress(ownerId, jobId, progress);
+      if (progress === 90) await new Promise((resolve) => setTimeout(resolve, 50));
+      return stored;
+    };
+    expect(await useCase.execute(item())).toBe('done');
+    const types = events.types();
+    expect(types.at(-1)).toBe('job_completed');
+    expect(types.filter((type) => type === 'job_progress')).toHaveLength(5);
+  });
+
   it('retries a failed attempt (nothing stored, no event) and fails the last one for good, leaving no objects', async () => {
     provider.failures = MAX_DELIVER;
     storage.objects.set(key, { path: 'earlier', contentType: 'audio/flac' });

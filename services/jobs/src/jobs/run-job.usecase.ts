@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { JobWorkMessage } from '@stemdeck/proto';
-import { CLOCK, throttledProgress, type Clock, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
+import { CLOCK, throttledProgress, type Clock, type ThrottledProgress, type WorkItem, type WorkOutcome } from '@stemdeck/platform';
 import { jobObjectsPrefix, toJobRecord } from './job-record';
 import { JOB_RUNNERS, JobStopped, NotRunnable, ProviderFailure, type JobRunner, type JobRunners, type RunningJob } from './job-runner';
 import type { JobDocument } from './job.schema';
@@ -58,13 +58,18 @@ export class RunJobUseCase {
     await this.jobs.markProcessing(ownerId, jobId);
     this.events.publish({ type: 'job_progress', ownerId, job: toJobRecord(job) });
     const controller = new AbortController();
+    const progress = this.progressWrites(job, controller);
     try {
-      const result = await runner.run(job, this.running(job, item, controller, handover));
+      const result = await runner.run(job, this.running(job, item, controller, handover, progress.report));
+      // A progress write still on its way would announce the job as running after job_completed.
+      await progress.settled();
       const completed = await this.jobs.complete(ownerId, jobId, result);
       if (!completed) throw new JobStopped();
       this.events.publish({ type: 'job_completed', ownerId, job: toJobRecord(completed) });
       return 'done';
     } catch (error) {
+      // Likewise, none may land after the job's failure.
+      await progress.settled();
       if (error instanceof JobStopped || controller.signal.reason instanceof JobStopped) {
         // Cancelled (only possible before the hand-over) or its project deleted: nothing can point at its objects.
         await this.removeObjects(job);
@@ -86,11 +91,10 @@ export class RunJobUseCase {
     }
   }
 
-  /** The runner's view of this delivery: throttled progress that notices a cancel, uploads into the job's folder, the hand-over claim. */
-  private running(job: JobDocument, item: WorkItem<JobWorkMessage>, controller: AbortController, handover: { begun: boolean }): RunningJob {
+  /** The job's stored and announced progress, throttled; a write that finds the job cancelled or deleted stops the run. */
+  private progressWrites(job: JobDocument, controller: AbortController): ThrottledProgress {
     const { ownerId, _id: jobId } = job;
-    const prefix = jobObjectsPrefix(job);
-    const progress = throttledProgress({
+    return throttledProgress({
       intervalMs: PROGRESS_STORE_MS,
       steps: 100,
       clock: this.clock,
@@ -101,9 +105,15 @@ export class RunJobUseCase {
       },
       failed: (error) => this.logger.warn(`job ${jobId}: progress not stored: ${error.message}`),
     });
+  }
+
+  /** The runner's view of this delivery: its progress, uploads into the job's folder, the hand-over claim. */
+  private running(job: JobDocument, item: WorkItem<JobWorkMessage>, controller: AbortController, handover: { begun: boolean }, progress: (fraction: number) => void): RunningJob {
+    const { ownerId, _id: jobId } = job;
+    const prefix = jobObjectsPrefix(job);
     return {
       signal: controller.signal,
-      progress: progress.report,
+      progress,
       store: async (name, path, contentType) => {
         controller.signal.throwIfAborted();
         item.heartbeat();

@@ -316,7 +316,7 @@ export class RunSeparationUseCase {
       const now = this.clock.now();
       if (now - lastEvent >= PROGRESS_EVENT_MS) {
         lastEvent = now;
-        this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: Math.round(overall * 1000) / 1000 });
+        this.events.publish({ type: 'stems_progress', ownerId, projectId, engine, progress: Math.floor(overall * 1000) / 1000 });
         item.heartbeat();
       }
       writes.report(overall);
