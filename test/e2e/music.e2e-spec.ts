@@ -2,7 +2,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import OSC from 'osc-js';
 import type { Page } from 'playwright-core';
 import { OscBridge } from '../../tools/osc-bridge/src/bridge';
-import { chromiumPerTest, signInThroughKeycloak } from '../support/browser';
+import { chromiumPerTest, signInThroughKeycloak, watchAttribute } from '../support/browser';
 import { BASE_URL } from '../support/env';
 import { listen } from '../support/media';
 import { signIn } from '../support/sign-in';
@@ -37,9 +37,10 @@ describe('music in Chromium', () => {
     await page.getByRole('button', { name: 'Stop Pattern' }).click();
     await page.locator('[data-testid="sequencer"] [data-current="true"]').first().waitFor({ state: 'detached' });
 
-    // A drum pad lights when its key is pressed.
+    // A drum pad lights when its key is pressed (for 150 ms: watched from before the press).
+    const snareLit = await watchAttribute(page, '[data-testid="drum-pad-snare"]', 'data-active');
     await page.keyboard.press('2');
-    await page.locator('[data-testid="drum-pad-snare"][data-active="true"]').waitFor();
+    await snareLit('true');
 
     // The demo songs start and stop cleanly, again and again, stopped while their notes still ring (an
     // error thrown on the page fails the test).
@@ -55,8 +56,9 @@ describe('music in Chromium', () => {
     await page.waitForTimeout(3_500); // stopped songs free their instruments once their last notes have ended
     // Nothing plays on, and freeing them left the shared output working: the audio test still hears its tones.
     expect(await page.getByTestId('demo-songs').getByRole('button', { name: 'Stop' }).count()).toBe(0);
+    const playing = page.getByRole('button', { name: 'Playing...' }).waitFor(); // under a second: watched from the click
     await page.getByRole('button', { name: 'Test Again' }).click();
-    await page.getByRole('button', { name: 'Playing...' }).waitFor();
+    await playing;
     await page.getByText('Audio is working!').waitFor({ timeout: 10_000 });
   });
 
@@ -167,8 +169,9 @@ describe('music in Chromium', () => {
       await page.getByRole('button', { name: 'Apply' }).click();
       await page.getByText(`OSC bridge: connected → 127.0.0.1:${udpPort}`).waitFor();
 
+      const vocalsLit = await watchAttribute(page, '[data-testid="pad-vocals"]', 'data-lit');
       await page.getByTestId('pad-vocals').dispatchEvent('pointerdown');
-      await page.locator('[data-testid="pad-vocals"][data-lit="true"]').waitFor();
+      await vocalsLit('true');
       await page.locator('[data-testid="pad-vocals"][data-lit="false"]').waitFor(); // the highlight is brief
       await page.getByTestId('pad-reverb').dispatchEvent('pointerdown');
       await page.getByTestId('pad-reverb').dispatchEvent('pointerup');

@@ -167,3 +167,28 @@ export async function expectReadableToast(page: Page, title: string): Promise<vo
     expect({ inViewport: insideViewport(line), contrastAA: line.contrast >= 4.5, onTop: line.onTop }).toEqual({ inViewport: true, contrastAA: true, onTop: true });
   }
 }
+
+/**
+ * Watches one attribute of the element `selector` finds, from now on, so that a state lasting a moment (a
+ * pad's 150 ms light) is seen however late the test gets to look. Resolves the returned wait once the
+ * attribute has taken `value` at any time since the watch began.
+ */
+export async function watchAttribute(page: Page, selector: string, attribute: string): Promise<(value: string) => Promise<void>> {
+  const key = `${selector} ${attribute}`;
+  await page.evaluate(
+    ({ selector, attribute, key }) => {
+      const element = document.querySelector(selector);
+      if (!element) throw new Error(`nothing matches ${selector}`);
+      const store = ((window as unknown as { watchedAttributes?: Record<string, string[]> }).watchedAttributes ??= {});
+      const seen: string[] = (store[key] = []);
+      new MutationObserver(() => seen.push(element.getAttribute(attribute) ?? '')).observe(element, { attributes: true, attributeFilter: [attribute] });
+    },
+    { selector, attribute, key },
+  );
+  return async (value) => {
+    await page.waitForFunction(
+      ({ key, value }) => (window as unknown as { watchedAttributes: Record<string, string[]> }).watchedAttributes[key]!.includes(value),
+      { key, value },
+    );
+  };
+}

@@ -1,14 +1,77 @@
 import { createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
 import { useRef, type PointerEvent, type ReactNode } from 'react';
 
+const TOAST_MS = 5000;
+
 /** One toast visible at a time, 5000 ms by default, F8 focuses the region. */
-export const toaster = createToaster({
+const store = createToaster({
   placement: 'bottom-end',
   max: 1,
-  duration: 5000,
+  duration: TOAST_MS,
   hotkey: ['F8'],
   pauseOnPageIdle: true,
 });
+
+type ToastStore = typeof store;
+export type ToastOptions = Parameters<ToastStore['create']>[0];
+type Waiting = ToastOptions & { id: string };
+
+/**
+ * The same news again: the same title (and type); for an error also the same words, so that no different
+ * error is lost while the same one pressed twice is not shown twice.
+ */
+const sameNews = (a: ToastOptions, b: ToastOptions): boolean =>
+  typeof a.title === 'string' && a.title === b.title && a.type === b.type && (a.type !== 'error' || a.description === b.description);
+
+/**
+ * The studio's toasts over Chakra's store, one at a time, in order. A toast that repeats the news on screen
+ * (five exports in a row, each "Export ready!") updates that toast's words and starts its five seconds again;
+ * one that repeats news still waiting takes its place in line. Without this a burst of the same news queued
+ * up one toast per event: the last of seven quick exports was announced half a minute after it was ready,
+ * and any other news waited behind them.
+ */
+export function createStudioToaster(chakra: ToastStore) {
+  let shown: Waiting | undefined;
+  let made = 0;
+  const waiting: Waiting[] = [];
+
+  const showNext = () => {
+    if (shown || chakra.getCount() > 0) return;
+    shown = waiting.shift();
+    if (shown) chakra.create(shown);
+  };
+  // The store tells its subscribers `dismiss` once a toast has left the screen (after its exit animation),
+  // just before it stops counting it: the next one is shown right after.
+  chakra.subscribe((message: { id?: string; dismiss?: boolean }) => {
+    if (!message.dismiss) return;
+    if (shown?.id === message.id) shown = undefined;
+    queueMicrotask(showNext);
+  });
+
+  return {
+    create(options: ToastOptions): string {
+      if (shown && chakra.isVisible(shown.id) && sameNews(shown, options)) {
+        // Chakra restarts a toast's timer only when its duration changes, so a repeat alternates 5000 and 5001 ms.
+        const duration = (shown.duration ?? TOAST_MS) === TOAST_MS ? TOAST_MS + 1 : TOAST_MS;
+        shown = { ...options, id: shown.id, duration };
+        chakra.update(shown.id, shown);
+        return shown.id;
+      }
+      const queued = waiting.findIndex((toast) => sameNews(toast, options));
+      if (queued >= 0) {
+        waiting[queued] = { ...options, id: waiting[queued]!.id };
+        return waiting[queued]!.id;
+      }
+      const id = options.id ?? `toast:${++made}`;
+      waiting.push({ ...options, id });
+      showNext();
+      return id;
+    },
+    dismiss: (id?: string) => chakra.dismiss(id),
+  };
+}
+
+export const toaster = createStudioToaster(store);
 
 /** Horizontal drag distance (px) to the right past which a toast is dismissed. */
 export const SWIPE_DISMISS_THRESHOLD = 50;
@@ -70,7 +133,7 @@ function ToastCard({ toast }: { toast: ShownToast }) {
 export function Toaster() {
   return (
     <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
+      <ChakraToaster toaster={store} insetInline={{ mdDown: '4' }}>
         {(toast) => <ToastCard toast={toast} />}
       </ChakraToaster>
     </Portal>

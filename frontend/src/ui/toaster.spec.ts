@@ -1,0 +1,76 @@
+import { createToaster } from '@chakra-ui/react';
+import { createStudioToaster } from './toaster';
+
+/**
+ * The studio's toast policy over a real Chakra store. Nothing renders here, so a toast leaves the screen
+ * only when the spec says so (`leave`: what the toaster does after a toast's exit animation).
+ */
+function setup() {
+  const store = createToaster({ placement: 'bottom-end', max: 1, duration: 5000 });
+  const toaster = createStudioToaster(store);
+  const onScreen = () => store.getVisibleToasts().map((toast) => ({ title: toast.title, description: toast.description, duration: toast.duration }));
+  const leave = async () => {
+    store.remove(store.getVisibleToasts()[0]!.id);
+    await Promise.resolve();
+  };
+  return { toaster, onScreen, leave };
+}
+
+describe('the studio toaster', () => {
+  it('shows one toast at a time and the next in order once it has left', async () => {
+    const { toaster, onScreen, leave } = setup();
+    toaster.create({ title: 'Export ready!', description: 'song - full mix.wav', type: 'success' });
+    toaster.create({ title: 'Project exported!', description: 'song - project data.zip', type: 'success' });
+    expect(onScreen().map((toast) => toast.title)).toEqual(['Export ready!']);
+    await leave();
+    expect(onScreen().map((toast) => toast.title)).toEqual(['Project exported!']);
+    await leave();
+    expect(onScreen()).toEqual([]);
+  });
+
+  it('updates the toast on screen when the same news comes again, and starts its time again', () => {
+    const { toaster, onScreen } = setup();
+    const first = toaster.create({ title: 'Export ready!', description: 'song - full mix.wav', type: 'success' });
+    const again = toaster.create({ title: 'Export ready!', description: 'song - full mix.flac', type: 'success' });
+    expect(again).toBe(first);
+    // A changed duration is what makes Chakra's toast restart its timer.
+    expect(onScreen()).toEqual([{ title: 'Export ready!', description: 'song - full mix.flac', duration: 5001 }]);
+    toaster.create({ title: 'Export ready!', description: 'song - stems.zip', type: 'success' });
+    expect(onScreen()).toEqual([{ title: 'Export ready!', description: 'song - stems.zip', duration: 5000 }]);
+  });
+
+  it('keeps one place in line for news repeated while it waits; the next news is not held up by repeats', async () => {
+    const { toaster, onScreen, leave } = setup();
+    toaster.create({ title: 'Stem Updated', description: 'Vocals 40%', type: 'info' });
+    for (const file of ['a.wav', 'b.wav', 'c.wav']) toaster.create({ title: 'Export ready!', description: file, type: 'success' });
+    toaster.create({ title: 'Project exported!', description: 'song.zip', type: 'success' });
+    await leave();
+    expect(onScreen()).toEqual([{ title: 'Export ready!', description: 'c.wav', duration: 5000 }]);
+    await leave();
+    expect(onScreen().map((toast) => toast.title)).toEqual(['Project exported!']);
+  });
+
+  it('shows the same error pressed twice once, its time started again', () => {
+    const { toaster, onScreen } = setup();
+    toaster.create({ title: 'No audio loaded', description: 'Please load an audio file first', type: 'error' });
+    toaster.create({ title: 'No audio loaded', description: 'Please load an audio file first', type: 'error' });
+    expect(onScreen()).toEqual([{ title: 'No audio loaded', description: 'Please load an audio file first', duration: 5001 }]);
+  });
+
+  it('lets every different error wait its turn: none replaces another', async () => {
+    const { toaster, onScreen, leave } = setup();
+    toaster.create({ title: 'Error', description: 'The first thing failed', type: 'error' });
+    toaster.create({ title: 'Error', description: 'The second thing failed', type: 'error' });
+    expect(onScreen().map((toast) => toast.description)).toEqual(['The first thing failed']);
+    await leave();
+    expect(onScreen().map((toast) => toast.description)).toEqual(['The second thing failed']);
+  });
+
+  it('shows news again after its toast has gone', async () => {
+    const { toaster, onScreen, leave } = setup();
+    toaster.create({ title: 'Copied', type: 'success' });
+    await leave();
+    toaster.create({ title: 'Copied', type: 'success' });
+    expect(onScreen().map((toast) => toast.title)).toEqual(['Copied']);
+  });
+});
