@@ -142,7 +142,8 @@ describe('real-time sync in Chromium', () => {
     const rows = panel.getByTestId('osc-message');
     await panel.locator('[data-testid="osc-message"][data-route="default"][data-address="/stemdeck/beat"]').first().waitFor({ timeout: 10_000 });
     await panel.locator('[data-testid="osc-message"][data-route="resolume"]').first().waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(3_000); // long enough to fill the list
+    await page.waitForTimeout(3_000); // long enough to fill the list with beats
+    await rows.nth(9).waitFor({ timeout: 10_000 });
     const listed = await rows.evaluateAll((elements) =>
       elements.map((element) => {
         const cell = (name: string) => (element.querySelector(`[data-testid="osc-message-${name}"]`) as HTMLElement | null)?.innerText ?? '';
