@@ -138,7 +138,7 @@ async function recordLabels(page: Page, testId: string): Promise<() => Promise<s
  */
 async function exportAndDownload(page: Page, testId: string, toast?: string): Promise<{ path: string; filename: string }> {
   const download = page.waitForEvent('download', { timeout: 90_000 });
-  const announced = toast ? expectReadableToast(page, toast) : undefined;
+  const announced = toast ? expectReadableToast(page, toast, 90_000) : undefined;
   announced?.catch(() => undefined); // awaited below; a failed download is reported first
   await page.getByTestId(testId).click();
   const file = await download.catch(async (error: Error) => {

@@ -68,10 +68,18 @@ describe('AI Mastering in Chromium', () => {
     await page.getByRole('button', { name: 'Play comparison' }).click();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="ab-position"]')?.getAttribute('data-seconds')) > 1, undefined, { timeout: 30_000 });
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="ab-position"]')?.getAttribute('data-level')) > 0.001, undefined, { timeout: 5_000 });
+    const switchedAt = Number(await page.getByTestId('ab-position').getAttribute('data-seconds'));
     await page.getByRole('button', { name: 'Original', exact: true }).click();
     expect(await page.getByTestId('ab-player').getAttribute('data-side')).toBe('original');
-    await page.waitForTimeout(300); // the master's last reading goes
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="ab-position"]')?.getAttribute('data-level')) > 0.001, undefined, { timeout: 5_000 });
+    // A level read once the clock has moved on from the switch, so not the master's last reading.
+    await page.waitForFunction(
+      (switchedAt) => {
+        const position = document.querySelector('[data-testid="ab-position"]');
+        return Number(position?.getAttribute('data-seconds')) > switchedAt + 0.3 && Number(position?.getAttribute('data-level')) > 0.001;
+      },
+      switchedAt,
+      { timeout: 5_000 },
+    );
     await page.getByRole('button', { name: 'Pause comparison' }).click();
 
     const download = page.waitForEvent('download');

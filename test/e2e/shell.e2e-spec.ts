@@ -108,9 +108,9 @@ describe('studio shell in Chromium', () => {
     // The same news again keeps that toast and starts its 5 s again: past 5 s from the first it is still the
     // same toast on screen (a queued repeat would be a new one, shown once the first had gone).
     const first = await toast.first().elementHandle();
-    await page.waitForTimeout(3_500);
+    await page.waitForTimeout(2_200);
     await page.getByRole('button', { name: 'Play' }).click();
-    await page.waitForTimeout(3_000);
+    await page.waitForTimeout(3_500);
     expect([await first!.evaluate((element) => element.isConnected), await toast.count()]).toEqual([true, 1]);
     await page.keyboard.press('F8');
     expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[data-scope="toast"]')))).toBe(true);

@@ -142,9 +142,9 @@ export const insideViewport = ({ box, viewport }: Pick<SeenText, 'box' | 'viewpo
  * Waits for the toast titled `title` to finish entering (fully opaque, no longer moving), then checks that
  * a person can read it: the toast inside the viewport, its title visible, whole, on top, with AA contrast.
  */
-export async function expectReadableToast(page: Page, title: string): Promise<void> {
+export async function expectReadableToast(page: Page, title: string, timeout = 30_000): Promise<void> {
   const toast = page.getByTestId('toast').filter({ has: page.locator('[data-part="title"]', { hasText: title }) });
-  await toast.waitFor();
+  await toast.waitFor({ timeout });
   const titleText = toast.locator('[data-part="title"]');
   let seen = await seenText(titleText);
   for (let settled = 0, i = 0; settled < 3 && i < 60; i++) {

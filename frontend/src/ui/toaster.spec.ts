@@ -13,7 +13,7 @@ function setup() {
     store.remove(store.getVisibleToasts()[0]!.id);
     await Promise.resolve();
   };
-  return { toaster, onScreen, leave };
+  return { toaster, store, onScreen, leave };
 }
 
 describe('the studio toaster', () => {
@@ -64,6 +64,32 @@ describe('the studio toaster', () => {
     expect(onScreen().map((toast) => toast.description)).toEqual(['The first thing failed']);
     await leave();
     expect(onScreen().map((toast) => toast.description)).toEqual(['The second thing failed']);
+  });
+
+  it('does not call back a toast that has begun to leave: the repeat waits for the next turn', async () => {
+    const { toaster, store, onScreen, leave } = setup();
+    toaster.create({ title: 'Copied', type: 'success' });
+    // What the toast does when its time runs out or it is swiped away: it tells its status, then animates out.
+    store.getVisibleToasts()[0]!.onStatusChange?.({ status: 'dismissing' });
+    toaster.create({ title: 'Copied', description: 'again', type: 'success' });
+    expect(onScreen()).toEqual([{ title: 'Copied', description: undefined, duration: 5000 }]);
+    await leave();
+    expect(onScreen()).toEqual([{ title: 'Copied', description: 'again', duration: 5000 }]);
+  });
+
+  it('keeps a held toast paused: a repeat changes its words, not its time', () => {
+    const { toaster, store, onScreen } = setup();
+    toaster.create({ title: 'Stem Updated', description: 'Vocals 40%', type: 'info' });
+    store.pause(); // what the pointer over the toasts, or F8, does
+    toaster.create({ title: 'Stem Updated', description: 'Vocals 35%', type: 'info' });
+    expect(onScreen()).toEqual([{ title: 'Stem Updated', description: 'Vocals 35%', duration: 5000 }]);
+  });
+
+  it('drops the old words when the repeat has none', () => {
+    const { toaster, onScreen } = setup();
+    toaster.create({ title: 'Copied', description: 'the link', type: 'success' });
+    toaster.create({ title: 'Copied', type: 'success' });
+    expect(onScreen()).toEqual([{ title: 'Copied', description: undefined, duration: 5001 }]);
   });
 
   it('shows news again after its toast has gone', async () => {

@@ -32,13 +32,24 @@ const sameNews = (a: ToastOptions, b: ToastOptions): boolean =>
  */
 export function createStudioToaster(chakra: ToastStore) {
   let shown: Waiting | undefined;
+  // The toast on screen has begun to leave (its time ran out, or it was closed or swiped away): news that
+  // comes now waits for the next toast rather than calling this one back.
+  let leaving = false;
   let made = 0;
   const waiting: Waiting[] = [];
 
   const showNext = () => {
     if (shown || chakra.getCount() > 0) return;
-    shown = waiting.shift();
-    if (shown) chakra.create(shown);
+    const next = waiting.shift();
+    if (!next) return;
+    leaving = false;
+    shown = {
+      ...next,
+      onStatusChange: ({ status }) => {
+        if (status === 'dismissing' && shown?.id === next.id) leaving = true;
+      },
+    };
+    chakra.create(shown);
   };
   // The store tells its subscribers `dismiss` once a toast has left the screen (after its exit animation),
   // just before it stops counting it: the next one is shown right after.
@@ -50,10 +61,14 @@ export function createStudioToaster(chakra: ToastStore) {
 
   return {
     create(options: ToastOptions): string {
-      if (shown && chakra.isVisible(shown.id) && sameNews(shown, options)) {
-        // Chakra restarts a toast's timer only when its duration changes, so a repeat alternates 5000 and 5001 ms.
-        const duration = (shown.duration ?? TOAST_MS) === TOAST_MS ? TOAST_MS + 1 : TOAST_MS;
-        shown = { ...options, id: shown.id, duration };
+      if (shown && !leaving && chakra.isVisible(shown.id) && sameNews(shown, options)) {
+        // Chakra restarts a toast's timer only when its duration changes, so a repeat alternates 5000 and
+        // 5001 ms. A toast held by the pointer or by F8 keeps its duration: its timer stays paused.
+        const held = chakra.getVisibleToasts().some((toast) => toast.id === shown!.id && (toast as { message?: string }).message === 'PAUSE');
+        const current = shown.duration ?? TOAST_MS;
+        const duration = held ? current : current === TOAST_MS ? TOAST_MS + 1 : TOAST_MS;
+        // The store merges an update into the toast: a repeat without a description must not keep the old one.
+        shown = { description: undefined, ...options, id: shown.id, duration, onStatusChange: shown.onStatusChange };
         chakra.update(shown.id, shown);
         return shown.id;
       }

@@ -16,11 +16,11 @@ import { useSessionStemsQuery } from './sessionsApi';
 export const PAD_VELOCITY = 127;
 
 /**
- * Collaboration toasts replace an earlier one of the same title instead of queueing behind it (the toaster
- * shows one at a time, 5 s each): a slider dragged by someone else is one 'Stem Updated', not twenty.
+ * A collaboration notice as a toast. The toaster merges repeats of the same news, so a slider dragged by
+ * someone else is one 'Stem Updated' whose words follow the slider, not twenty toasts in a row.
  */
 export function notify(notice: RoomNotice): void {
-  toaster.create({ id: `collaborate:${notice.title}`, title: notice.title, description: notice.description, type: notice.type });
+  toaster.create({ title: notice.title, description: notice.description, type: notice.type });
 }
 
 /** Error toasts: title 'Error' and the failure in words. */
