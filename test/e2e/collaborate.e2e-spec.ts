@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectReadableToast, launchBrowser } from '../support/browser';
+import { expectReadableToast, launchBrowser, watchAttribute } from '../support/browser';
 import { BASE_URL, BASE_URL_2 } from '../support/env';
 import { makeClip } from '../support/media';
 import { expectInViewport, uploadThroughChooser, waitForStems } from '../support/studio';
@@ -64,20 +64,6 @@ function recordFrames(page: Page) {
   });
   return frames;
 }
-
-/** From now on, every state the pad shows (idle, pressed, remote) in order, as the page renders it. */
-async function recordPadStates(page: Page, testId: string): Promise<void> {
-  await page.evaluate((testId) => {
-    const pad = document.querySelector(`[data-testid="${testId}"]`)!;
-    const seen: string[] = [];
-    (window as unknown as { padStates: string[] }).padStates = seen;
-    new MutationObserver(() => {
-      const state = pad.getAttribute('data-state')!;
-      if (seen.at(-1) !== state) seen.push(state);
-    }).observe(pad, { attributes: true, attributeFilter: ['data-state'] });
-  }, testId);
-}
-const padStatesSeen = (page: Page) => page.evaluate(() => (window as unknown as { padStates: string[] }).padStates);
 
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).innerText()).trim();
 
@@ -185,7 +171,8 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     await expectInViewport(rival, 'collaboration-pads');
     expect(await outputPeak(rival)).toBeLessThan(0.001);
     const rivalKick = rival.getByTestId('collab-pad-kick');
-    await recordPadStates(rival, 'collab-pad-kick');
+    // From now on, every state the pad shows (idle, pressed, remote) in order.
+    const kickStates = await watchAttribute(rival, '[data-testid="collab-pad-kick"]', 'data-state');
     await demo.getByTestId('collab-pad-kick').click();
     await rival
       .locator('[data-testid="collab-pad-kick"][data-remote-hits="1"]')
@@ -196,7 +183,7 @@ describe('Collaborate in two browsers on two gateway replicas', () => {
     expect(await rivalKick.isVisible()).toBe(true);
     // It lit as another's hit, then went out by itself.
     await rival.locator('[data-testid="collab-pad-kick"][data-state="idle"]').waitFor({ timeout: 2_000 });
-    expect(await padStatesSeen(rival)).toEqual(['remote', 'idle']);
+    expect(await kickStates.seen()).toEqual(['remote', 'idle']);
     // The meter reads the master bus every 100 ms; on a loaded machine a short hit can fall between two reads
     // (or wait past its resume allowance and be dropped): demo hits again, three hits at most, and says how many.
     let kickPeak = await waitForPeakAbove(rival, 0.01, 5_000);

@@ -130,11 +130,10 @@ async function recordLabels(page: Page, testId: string): Promise<() => Promise<s
   return () => page.evaluate((testId) => (window as unknown as Record<string, string[]>)[`labels-${testId}`]!, testId);
 }
 
-/** Presses the button and returns the file its export downloads by itself. */
 /**
- * Clicks the export button and waits for the browser's download. The "done" toast, when `toast` names it,
- * is watched for from the click on: it appears as the download starts and lasts five seconds, which a
- * large kit on a slow machine can outlast.
+ * Presses the button and returns the file its export downloads by itself. The "done" toast, when `toast`
+ * names it, is watched for from the click on: it appears as the download starts and lasts five seconds,
+ * which a large kit on a slow machine can outlast.
  */
 async function exportAndDownload(page: Page, testId: string, toast?: string): Promise<{ path: string; filename: string }> {
   const download = page.waitForEvent('download', { timeout: 90_000 });

@@ -40,7 +40,7 @@ describe('music in Chromium', () => {
     // A drum pad lights when its key is pressed (for 150 ms: watched from before the press).
     const snareLit = await watchAttribute(page, '[data-testid="drum-pad-snare"]', 'data-active');
     await page.keyboard.press('2');
-    await snareLit('true');
+    await snareLit.reached('true');
 
     // The demo songs start and stop cleanly, again and again, stopped while their notes still ring (an
     // error thrown on the page fails the test).
@@ -173,7 +173,7 @@ describe('music in Chromium', () => {
 
       const vocalsLit = await watchAttribute(page, '[data-testid="pad-vocals"]', 'data-lit');
       await page.getByTestId('pad-vocals').dispatchEvent('pointerdown');
-      await vocalsLit('true');
+      await vocalsLit.reached('true');
       await page.locator('[data-testid="pad-vocals"][data-lit="false"]').waitFor(); // the highlight is brief
       await page.getByTestId('pad-reverb').dispatchEvent('pointerdown');
       await page.getByTestId('pad-reverb').dispatchEvent('pointerup');

@@ -168,27 +168,38 @@ export async function expectReadableToast(page: Page, title: string, timeout = 3
   }
 }
 
+export interface WatchedAttribute {
+  /** Resolves once the attribute has taken `value` at any time since the watch began. */
+  reached(value: string): Promise<void>;
+  /** Every value it has taken since, in order (a value set again in a row counts once). */
+  seen(): Promise<string[]>;
+}
+
+type Watched = { watchedAttributes: Record<string, string[]> };
+
 /**
- * Watches one attribute of the element `selector` finds, from now on, so that a state lasting a moment (a
- * pad's 150 ms light) is seen however late the test gets to look. Resolves the returned wait once the
- * attribute has taken `value` at any time since the watch began.
+ * Watches one attribute of the element `selector` finds, from now on, as the page renders it, so that a
+ * state lasting a moment (a pad's 150 ms light) is seen however late the test gets to look.
  */
-export async function watchAttribute(page: Page, selector: string, attribute: string): Promise<(value: string) => Promise<void>> {
+export async function watchAttribute(page: Page, selector: string, attribute: string): Promise<WatchedAttribute> {
   const key = `${selector} ${attribute}`;
   await page.evaluate(
     ({ selector, attribute, key }) => {
       const element = document.querySelector(selector);
       if (!element) throw new Error(`nothing matches ${selector}`);
-      const store = ((window as unknown as { watchedAttributes?: Record<string, string[]> }).watchedAttributes ??= {});
+      const store = ((window as unknown as Partial<Watched>).watchedAttributes ??= {});
       const seen: string[] = (store[key] = []);
-      new MutationObserver(() => seen.push(element.getAttribute(attribute) ?? '')).observe(element, { attributes: true, attributeFilter: [attribute] });
+      new MutationObserver(() => {
+        const value = element.getAttribute(attribute) ?? '';
+        if (seen.at(-1) !== value) seen.push(value);
+      }).observe(element, { attributes: true, attributeFilter: [attribute] });
     },
     { selector, attribute, key },
   );
-  return async (value) => {
-    await page.waitForFunction(
-      ({ key, value }) => (window as unknown as { watchedAttributes: Record<string, string[]> }).watchedAttributes[key]!.includes(value),
-      { key, value },
-    );
+  return {
+    reached: async (value) => {
+      await page.waitForFunction(({ key, value }) => (window as unknown as Watched).watchedAttributes[key]!.includes(value), { key, value });
+    },
+    seen: () => page.evaluate((key) => (window as unknown as Watched).watchedAttributes[key]!, key),
   };
 }

@@ -61,7 +61,7 @@ export function createStudioToaster(chakra: ToastStore) {
 
   return {
     create(options: ToastOptions): string {
-      if (shown && !leaving && chakra.isVisible(shown.id) && sameNews(shown, options)) {
+      if (shown && !leaving && sameNews(shown, options)) {
         // Chakra restarts a toast's timer only when its duration changes, so a repeat alternates 5000 and
         // 5001 ms. A toast held by the pointer or by F8 keeps its duration: its timer stays paused.
         const held = chakra.getVisibleToasts().some((toast) => toast.id === shown!.id && (toast as { message?: string }).message === 'PAUSE');
