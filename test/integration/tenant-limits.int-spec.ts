@@ -119,6 +119,22 @@ describe('tenant limits: storage quota', () => {
     expect(await projectCount()).toBe(projectsBefore);
   });
 
+  it('gets every refusal to the client while it is still sending: 150 refused uploads in a row each read their 413', async () => {
+    const used = await storedBytes(prefix);
+    await setQuota(used + 1 * MB);
+    const keysBefore = await objectKeys(prefix);
+    const answers: Record<string, number> = {};
+    for (let i = 0; i < 150; i++) {
+      // Small chunks keep the client writing when the answer comes (as a browser's upload does).
+      const answer = await rawUpload(person, 6 * MB, { declareLength: true, chunkBytes: 256 * 1024 });
+      const key = answer === 'aborted' ? 'cut off before any answer' : String(answer.status);
+      answers[key] = (answers[key] ?? 0) + 1;
+    }
+    expect(answers).toEqual({ '413': 150 });
+    expect(await objectKeys(prefix)).toEqual(keysBefore);
+    expect(await incompleteUploads(prefix)).toEqual([]);
+  }, 90_000);
+
   it('cuts off an upload of unknown length the moment it passes what is left, keeping no object, no open upload and no project', async () => {
     const used = await storedBytes(prefix);
     await setQuota(used + 1 * MB);

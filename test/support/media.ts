@@ -156,7 +156,7 @@ export async function uploadSeparated(agent: SignedInAgent, path: string, option
 }
 
 /** Sends a multipart body of `fileBytes` zeros with node:http, so the test can watch the answer arrive mid-body or abort. */
-export function rawUpload(agent: SignedInAgent, fileBytes: number, options: { abortAfter?: number; declareLength?: boolean } = {}) {
+export function rawUpload(agent: SignedInAgent, fileBytes: number, options: { abortAfter?: number; declareLength?: boolean; chunkBytes?: number } = {}) {
   const boundary = '----stemdeck-test-boundary';
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="huge.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -174,7 +174,7 @@ export function rawUpload(agent: SignedInAgent, fileBytes: number, options: { ab
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
     });
     req.on('error', () => !answered && resolve('aborted'));
-    const chunk = Buffer.alloc(1024 * 1024);
+    const chunk = Buffer.alloc(options.chunkBytes ?? 1024 * 1024);
     req.write(head);
     const pump = () => {
       while (sent < fileBytes && !answered) {

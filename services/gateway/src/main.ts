@@ -16,6 +16,7 @@ import { serveGatewayMetrics } from './metrics/gateway-metrics';
 import { httpMetrics } from './metrics/http-metrics.middleware';
 import { browserSecurityHeaders } from './security/browser-security-headers';
 import { csrfProtection } from './security/csrf.middleware';
+import { earlyAnswerLinger } from './security/early-answer.middleware';
 import { SESSION_MIDDLEWARE } from './session/session.middleware';
 
 const KEEP_ALIVE_MS = 65_000;
@@ -29,6 +30,8 @@ async function bootstrap(): Promise<void> {
   if (config.TRUST_PROXY) http.set('trust proxy', 1);
   // Before everything else, so every answer is counted and timed.
   http.use(httpMetrics());
+  // A refusal sent before the body has arrived (an upload over the quota) must reach the client.
+  http.use(earlyAnswerLinger());
   // First, so every answer carries them: pages, assets, API answers, 404s and errors.
   http.use(browserSecurityHeaders(config.publicUrl));
 
