@@ -76,6 +76,15 @@ async function movement(page: Page, element: Locator): Promise<Comparison> {
   return { changed: Math.max(...samples.map((sample) => sample.changed)), lit: Math.min(...samples.map((sample) => sample.lit)) };
 }
 
+/**
+ * An output page's words over its picture change it without the picture moving: sampling starts once the
+ * 'double-click' hint has faded (3 s after the page opened), and the 'waiting' notice of a stream that stopped
+ * is ruled out by the frames drawn meanwhile and the page still not waiting after.
+ */
+async function hintGone(output: Page): Promise<void> {
+  await output.getByText('Double-click for full screen').waitFor({ state: 'detached', timeout: 10_000 });
+}
+
 /** How many streamed frames the output page has drawn so far. */
 async function framesDrawn(output: Page): Promise<number> {
   return Number((await output.getByTestId('visualizer-stage').getAttribute('data-frames')) ?? 0);
@@ -147,18 +156,28 @@ describe('the live visualizer in Chromium', () => {
     await output.waitForLoadState();
     expect(new URL(output.url()).pathname).toBe('/output');
     await output.setViewportSize({ width: 960, height: 540 });
-    // The picture alone: the page's 'double-click' hint fades after 3 s, which is a change but not a moving picture.
-    const outputStage = output.getByTestId('visualizer-stage');
+    const outputStage = output.getByTestId('output-page');
     await modes.getByRole('button', { name: 'Spectrum', exact: true }).click();
     await transport.getByRole('button', { name: 'Play', exact: true }).click();
     await output.locator('[data-testid="output-page"][data-waiting="false"]').waitFor({ timeout: 10_000 });
     await output.locator('[data-testid="visualizer-stage"][data-mode="spectrum"]').waitFor();
     await output.waitForTimeout(500);
+    await hintGone(output);
     const framesBefore = await framesDrawn(output);
     const mirrored = await movement(output, outputStage);
     // The stream keeps coming (30 a second at the least) whether or not the studio's tab counts as visible now.
-    const streamed = { framesArrive: (await framesDrawn(output)) - framesBefore > 20, studioTab: await page.evaluate(() => document.visibilityState) };
-    expect({ moves: mirrored.changed > 0.002, lit: mirrored.lit > 0.01, ...streamed }).toEqual({ moves: true, lit: true, framesArrive: true, studioTab: streamed.studioTab });
+    const streamed = {
+      framesArrive: (await framesDrawn(output)) - framesBefore > 20,
+      waiting: await outputStage.getAttribute('data-waiting'),
+      studioTab: await page.evaluate(() => document.visibilityState),
+    };
+    expect({ moves: mirrored.changed > 0.002, lit: mirrored.lit > 0.01, ...streamed }).toEqual({
+      moves: true,
+      lit: true,
+      framesArrive: true,
+      waiting: 'false',
+      studioTab: streamed.studioTab,
+    });
     // It follows the studio's mode.
     await modes.getByRole('button', { name: 'Circular', exact: true }).click();
     await output.locator('[data-testid="visualizer-stage"][data-mode="circular"]').waitFor();
@@ -173,12 +192,15 @@ describe('the live visualizer in Chromium', () => {
       const obs = await obsBrowser.newPage();
       watchPage(obs);
       await obs.goto(address);
-      const obsStage = obs.getByTestId('visualizer-stage');
+      const obsStage = obs.getByTestId('output-page');
       await obs.locator('[data-testid="output-page"][data-waiting="false"]').waitFor({ timeout: 15_000 });
       await obs.locator('[data-testid="visualizer-stage"][data-mode="circular"]').waitFor();
       await obs.waitForTimeout(500);
+      await hintGone(obs);
+      const remoteFramesBefore = await framesDrawn(obs);
       const remote = await movement(obs, obsStage);
-      expect({ moves: remote.changed > 0.002, lit: remote.lit > 0.01 }).toEqual({ moves: true, lit: true });
+      const remoteStream = { framesArrive: (await framesDrawn(obs)) - remoteFramesBefore > 10, waiting: await obsStage.getAttribute('data-waiting') };
+      expect({ moves: remote.changed > 0.002, lit: remote.lit > 0.01, ...remoteStream }).toEqual({ moves: true, lit: true, framesArrive: true, waiting: 'false' });
       await card.locator('[data-testid="browser-output-status"][data-links="1"]').waitFor({ timeout: 10_000 });
       expect(await card.getByTestId('browser-output-status').innerText()).toBe('Live: 1 output window open · 1 OBS source or other browser');
       await expectInViewport(page, 'browser-output-status');
@@ -198,8 +220,10 @@ describe('the live visualizer in Chromium', () => {
     // Leaving the section stops the panel's drawing; the output window keeps being fed while it is open.
     await page.getByTestId('sidebar').getByRole('button', { name: 'Upload & Split' }).click();
     await page.getByTestId('visualizer-panel').waitFor({ state: 'detached' });
+    const fedFramesBefore = await framesDrawn(output);
     const stillFed = await movement(output, outputStage);
-    expect(stillFed.changed).toBeGreaterThan(0.002);
+    const fed = { framesArrive: (await framesDrawn(output)) - fedFramesBefore > 20, waiting: await outputStage.getAttribute('data-waiting') };
+    expect({ moves: stillFed.changed > 0.002, ...fed }).toEqual({ moves: true, framesArrive: true, waiting: 'false' });
     await transport.getByRole('button', { name: 'Pause', exact: true }).click();
     await output.close();
   });

@@ -171,7 +171,11 @@ export function rawUpload(agent: SignedInAgent, fileBytes: number, options: { ab
       answered = true;
       let body = '';
       res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
+      res.on('end', () => {
+        resolve({ status: res.statusCode ?? 0, body, sent });
+        // Answered: the rest of the body is not coming.
+        req.destroy();
+      });
     });
     req.on('error', () => !answered && resolve('aborted'));
     const chunk = Buffer.alloc(options.chunkBytes ?? 1024 * 1024);
