@@ -20,6 +20,7 @@ import { earlyAnswerLinger } from './security/early-answer.middleware';
 import { SESSION_MIDDLEWARE } from './session/session.middleware';
 
 const KEEP_ALIVE_MS = 65_000;
+const JSON_LIMIT_BYTES = 1024 * 1024;
 
 async function bootstrap(): Promise<void> {
   const config = configOrExit(loadGatewayConfig);
@@ -36,7 +37,11 @@ async function bootstrap(): Promise<void> {
   http.use(browserSecurityHeaders(config.publicUrl));
 
   if (config.FRONTEND_DIR) serveFrontend(http, config.FRONTEND_DIR);
-  app.use(express.json({ limit: '1mb' }));
+  // A JSON body declared over the limit is refused on its headers: express.json would read all of it first.
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.is('application/json') && Number(req.headers['content-length']) > JSON_LIMIT_BYTES ? sendError(res, 413, 'Request body is too large') : next(),
+  );
+  app.use(express.json({ limit: JSON_LIMIT_BYTES }));
   // Malformed JSON bodies answer 400 in the API's error shape instead of an HTML stack page.
   app.use((error: Error & { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (error.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON in request body');
