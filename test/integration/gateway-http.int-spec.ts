@@ -1,5 +1,5 @@
-import { request as httpRequest } from 'node:http';
 import { BASE_URL, CSRF } from '../support/env';
+import { rawPost } from '../support/media';
 
 describe('gateway HTTP surface', () => {
   it('/healthz answers while the process is up', async () => {
@@ -50,31 +50,8 @@ describe('gateway HTTP surface', () => {
 
   it('a JSON body declared over 1 MB is a 413 on its headers, answered while the client is still sending', async () => {
     const declared = 64 * 1024 * 1024;
-    const url = new URL('/api/projects', BASE_URL);
-    const answer = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...CSRF, 'content-type': 'application/json', 'content-length': declared } });
-      let sent = 0;
-      let answered = false;
-      req.on('response', (res) => {
-        answered = true;
-        let body = '';
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body, sent });
-          req.destroy();
-        });
-      });
-      req.on('error', (error) => !answered && reject(error));
-      const chunk = Buffer.alloc(256 * 1024, 0x20);
-      const pump = () => {
-        while (!answered && sent < declared) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once('drain', pump);
-        }
-        if (!answered) req.end();
-      };
-      pump();
-    });
+    const answer = await rawPost('/api/projects', { ...CSRF, 'content-type': 'application/json' }, { bytes: declared, fill: 0x20 }, { declareLength: true, chunkBytes: 256 * 1024 });
+    if (answer === 'aborted') throw new Error('the request was cut off before any answer');
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 413, message: 'Request body is too large' });
     expect(answer.sent).toBeLessThan(declared);

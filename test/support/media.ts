@@ -155,43 +155,73 @@ export async function uploadSeparated(agent: SignedInAgent, path: string, option
   }
 }
 
-/** Sends a multipart body of `fileBytes` zeros with node:http, so the test can watch the answer arrive mid-body or abort. */
-export function rawUpload(agent: SignedInAgent, fileBytes: number, options: { abortAfter?: number; declareLength?: boolean; chunkBytes?: number } = {}) {
-  const boundary = '----stemdeck-test-boundary';
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="huge.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const url = new URL('/api/upload', BASE_URL);
-  return new Promise<{ status: number; body: string; sent: number } | 'aborted'>((resolve) => {
-    const headers: Record<string, string | number> = { ...CSRF, cookie: agent.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
-    if (options.declareLength) headers['content-length'] = head.length + fileBytes + tail.length;
-    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers });
+export interface RawAnswer {
+  status: number;
+  body: string;
+  /** Bytes of the body sent when the answer came. */
+  sent: number;
+}
+
+export interface RawPostOptions {
+  /** Destroys the request once this much of the body is sent (the answer is then 'aborted'). */
+  abortAfter?: number;
+  /** Sends Content-Length (else the body goes chunked). */
+  declareLength?: boolean;
+  /** The body goes out in writes of this size (1 MB unless given). */
+  chunkBytes?: number;
+}
+
+/**
+ * POSTs `head`, `bytes` bytes of `fill` and `tail` with node:http, writing only while no answer has come, so a
+ * test can watch the answer arrive mid-body or abort; 'aborted' when the connection ended without an answer.
+ */
+export function rawPost(
+  path: string,
+  headers: Record<string, string | number>,
+  body: { head?: Buffer; bytes: number; tail?: Buffer; fill?: number },
+  options: RawPostOptions = {},
+): Promise<RawAnswer | 'aborted'> {
+  const url = new URL(path, BASE_URL);
+  const [head, tail] = [body.head ?? Buffer.alloc(0), body.tail ?? Buffer.alloc(0)];
+  return new Promise((resolve) => {
+    const allHeaders = options.declareLength ? { ...headers, 'content-length': head.length + body.bytes + tail.length } : headers;
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: allHeaders });
     let sent = 0;
     let answered = false;
     req.on('response', (res) => {
       answered = true;
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
       res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, body, sent });
+        resolve({ status: res.statusCode ?? 0, body: text, sent });
         // Answered: the rest of the body is not coming.
         req.destroy();
       });
     });
     req.on('error', () => !answered && resolve('aborted'));
-    const chunk = Buffer.alloc(options.chunkBytes ?? 1024 * 1024);
+    const chunk = Buffer.alloc(options.chunkBytes ?? 1024 * 1024, body.fill ?? 0);
     req.write(head);
     const pump = () => {
-      while (sent < fileBytes && !answered) {
+      while (sent < body.bytes && !answered) {
         if (options.abortAfter !== undefined && sent >= options.abortAfter) {
           req.destroy();
           return resolve('aborted');
         }
-        const size = Math.min(chunk.length, fileBytes - sent);
+        const size = Math.min(chunk.length, body.bytes - sent);
         sent += size;
         if (!req.write(chunk.subarray(0, size))) return void req.once('drain', pump);
       }
-      if (!answered && sent >= fileBytes) req.end(tail);
+      if (!answered && sent >= body.bytes) req.end(tail);
     };
     pump();
   });
+}
+
+/** POSTs /api/upload: a multipart body whose file is `fileBytes` zeros (see rawPost). */
+export function rawUpload(agent: SignedInAgent, fileBytes: number, options: RawPostOptions = {}) {
+  const boundary = '----stemdeck-test-boundary';
+  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="huge.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const headers = { ...CSRF, cookie: agent.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` };
+  return rawPost('/api/upload', headers, { head, bytes: fileBytes, tail }, options);
 }
