@@ -77,15 +77,22 @@ describe('earlyAnswerLinger', () => {
     return { socket, received: () => text, answered, closed, send: (bytes) => !gone && (socket.write(Buffer.alloc(bytes)), true), error: () => error };
   }
 
+  /** The client goes on with its body after the answer: five writes of `bytes`, 50 ms apart; whether each went out. */
+  async function keepSending(client: Client, bytes: number): Promise<boolean[]> {
+    const sent: boolean[] = [];
+    for (let i = 0; i < 5; i++) {
+      await sleep(50);
+      sent.push(client.send(bytes));
+    }
+    return sent;
+  }
+
   it('answers a body it will not read, keeps reading while the client still sends, and closes once the client pauses', async () => {
     const client = post('/refuse', 10 * 1024 * KB, 64 * KB);
     await client.answered;
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
     // The client goes on sending for a while (it has not read the answer yet): nothing is reset meanwhile.
-    for (let i = 0; i < 5; i++) {
-      await sleep(50);
-      expect(client.send(16 * KB)).toBe(true);
-    }
+    expect(await keepSending(client, 16 * KB)).toEqual([true, true, true, true, true]);
     expect(client.socket.destroyed).toBe(false);
     // Then it stops: the connection is closed about idleMs later, not before, and long before maxMs.
     const stoppedAt = Date.now();
@@ -100,11 +107,8 @@ describe('earlyAnswerLinger', () => {
     const client = post('/refuse-midway', 10 * 1024 * KB, 128 * KB);
     await client.answered;
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
-    for (let i = 0; i < 5; i++) {
-      await sleep(50);
-      // Past what the request buffers while nobody reads it (and under maxBytes in all).
-      client.send(48 * KB);
-    }
+    // Past what the request buffers while nobody reads it (and under maxBytes in all).
+    await keepSending(client, 48 * KB);
     expect(client.socket.destroyed).toBe(false);
     const stoppedAt = Date.now();
     await client.closed;
@@ -117,10 +121,7 @@ describe('earlyAnswerLinger', () => {
     await client.answered;
     expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
     // Closed at once, the connection would answer these with a reset.
-    for (let i = 0; i < 5; i++) {
-      await sleep(50);
-      client.send(16 * KB);
-    }
+    await keepSending(client, 16 * KB);
     await sleep(LIMITS.idleMs / 2);
     expect(client.error()).toBeUndefined();
     // Closed once the client paused: bytes sent now are answered with a reset (seen on the next write).
