@@ -3,6 +3,7 @@
 //   npm run train:separation -- --finetune [--minutes 50 --out .data/separation-runs/v2]           stage 2, from stage 1's network
 //   npm run train:separation -- --stage3 [--minutes 60 --out .data/separation-runs/v3]             stage 3, from stage 2's network
 //   npm run train:separation -- --stage4 [--minutes 45 --out .data/separation-runs/v4]             stage 4, from stage 3's network
+//   npm run train:separation -- --stage5 [--minutes 50 --out .data/separation-runs/v5]             stage 5, from stage 4's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -16,6 +17,9 @@
 //   sets plus a second wide set (88 × 30 s, seed 3) at half the learning rate; the same checkpoint rule.
 // - Stage 4 (--stage4): starts from stage 3's network (tools/separation-model/runs/v3) and trains on the same
 //   sets plus a third wide set (88 × 30 s, seed 4) at half stage 3's learning rate; the same checkpoint rule.
+// - Stage 5 (--stage5): starts from stage 4's network (tools/separation-model/runs/v4) and trains on the same
+//   sets with every stem's mixing varied (a pan and a room of its own, data.MixAugment) at stage 3's learning
+//   rate; the checkpoint is chosen by the mean of dev, the wide validation set and that set remixed (seed 7).
 // Re-measure with `npm run bench:separation` afterwards and update libs/audio/models/stemdeck-masknet.json
 // (figures and regression floors).
 import { spawnSync } from 'node:child_process';
@@ -39,11 +43,13 @@ const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
 const STAGE2_MODEL = join(TOOL, 'runs', 'v2', 'stemdeck-masknet.onnx');
 const STAGE3_MODEL = join(TOOL, 'runs', 'v3', 'stemdeck-masknet.onnx');
-/** The fine-tuning stages: the flag that asks for one, the network it starts from, the sets it trains on, its learning rate and minutes. */
+const STAGE4_MODEL = join(TOOL, 'runs', 'v4', 'stemdeck-masknet.onnx');
+/** The fine-tuning stages: the flag that asks for one, the network it starts from, the sets it trains on, its learning rate, minutes and further train.py options. */
 const FINETUNE = {
   2: { flag: '--finetune', from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
   3: { flag: '--stage3', from: STAGE2_MODEL, wide: [WIDE_SET, WIDE_SET_3], lr: '2.5e-4', minutes: '60' },
   4: { flag: '--stage4', from: STAGE3_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '1.25e-4', minutes: '45' },
+  5: { flag: '--stage5', from: STAGE4_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '2.5e-4', minutes: '50', extra: ['--mixing', '--val-remix', '7'] },
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 
@@ -70,7 +76,7 @@ run('npx', ['tsc', '-b', 'bench']);
 run(process.execPath, ['bench/dist/eval-set/generate.js']);
 const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && !STAGE_FLAGS.includes(passed[i]));
 if (stage > 1) {
-  const { from, wide, lr, minutes } = FINETUNE[stage];
+  const { from, wide, lr, minutes, extra = [] } = FINETUNE[stage];
   run('bash', [join(ROOT, 'scripts', 'provision-training.sh')]);
   for (const set of TEMPO_SETS) generate('tempo', set);
   for (const set of [...wide, WIDE_VAL]) generate('wide', set);
@@ -78,7 +84,7 @@ if (stage > 1) {
   const start = join(out, 'start.npz');
   run(PY, [join(TOOL, 'onnx_to_params.py'), from, start], { cwd: TOOL });
   const train = [...TEMPO_SETS, ...wide].map((set) => set.dir).join(',');
-  run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', WIDE_VAL.dir, '--resume', start, '--lr', lr, '--minutes', minutes, '--out', out, ...forwarded], { cwd: TOOL });
+  run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', WIDE_VAL.dir, '--resume', start, '--lr', lr, '--minutes', minutes, '--out', out, ...extra, ...forwarded], { cwd: TOOL });
 } else {
   generate('train', TRAIN_SET);
   run(PY, [join(TOOL, 'train.py'), '--train', TRAIN_DIR, '--dev', DEV_DIR, '--out', out, ...forwarded], { cwd: TOOL });

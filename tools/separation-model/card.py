@@ -1,8 +1,8 @@
 """Writes libs/audio/models/stemdeck-masknet.json: the run that made the committed model, and regression floors.
 
-  python card.py <run dir> <card.json> '<floors json>' [--stage2|--stage3|--stage4]
+  python card.py <run dir> <card.json> '<floors json>' [--stage2|--stage3|--stage4|--stage5]
 Floors are what the unit test holds the runner to on libs/audio/models/regression (6 s of a dev song):
-the SDR measured on the exported model minus a margin, per engine and stem. With --stage2, --stage3 or --stage4
+the SDR measured on the exported model minus a margin, per engine and stem. With --stage2 … --stage5
 the run is a fine-tuning stage (train.py --resume, a validation set beside dev); the card keeps the earlier
 stages' summaries ("stage1" … the stage before: what the card described before) and describes this run.
 """
@@ -11,32 +11,42 @@ import os
 import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-stage = next((n for n in (4, 3, 2) if f"--stage{n}" in sys.argv), 1)
+stage = next((n for n in (5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
 finetuned = stage > 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
 config = json.load(open(os.path.join(run, "config.json"))) if os.path.exists(os.path.join(run, "config.json")) else {}
 with_val = bool(curves.get("val_mean"))
-score = (lambda i: 0.5 * (curves["dev_mean"][i] + curves["val_mean"][i])) if with_val else (lambda i: curves["dev_mean"][i])
+with_remix = bool(curves.get("val_remix_mean"))
+if with_remix:
+    score = lambda i: (curves["dev_mean"][i] + curves["val_mean"][i] + curves["val_remix_mean"][i]) / 3
+elif with_val:
+    score = lambda i: 0.5 * (curves["dev_mean"][i] + curves["val_mean"][i])
+else:
+    score = lambda i: curves["dev_mean"][i]
 best = max(range(len(curves["dev_mean"])), key=score)
 checkpoint = {"step": curves["step"][best], "devMeanSdr": curves["dev_mean"][best]}
 if with_val:
     checkpoint["valMeanSdr"] = curves["val_mean"][best]
+if with_remix:
+    checkpoint["valRemixedMeanSdr"] = curves["val_remix_mean"][best]
 card = {
     "model": "stemdeck-masknet",
     "contract": "input magnitude [1,2,T,2049] (|STFT| left, right; 44.1 kHz, sqrt-Hann 4096, hop 1024) -> masks [1,4,T,2049] (vocals, drums, bass, other; softmax)",
-    "recipe": "npm run train:separation" + {1: "", 2: " -- --finetune", 3: " -- --stage3", 4: " -- --stage4"}[stage] + " (tools/separation-model/README.md)",
+    "recipe": "npm run train:separation" + {1: "", 2: " -- --finetune", 3: " -- --stage3", 4: " -- --stage4", 5: " -- --stage5"}[stage] + " (tools/separation-model/README.md)",
     "trainingSet": {
         1: "bench/src/eval-set --set train --count 160 --seconds 15 --seed 1 (dev source family only)",
         2: "stage 2: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
         3: "stage 3, from stage 2's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 3 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
         4: "stage 4, from stage 3's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 3 and 4 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
+        5: "stage 5, from stage 4's network: the same sets as stage 4, every stem's mixing varied while training (a pan with probability 0.5, a room with probability 0.3: data.MixAugment); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (every stem panned and given a room, seed 7)",
     }[stage],
     "seed": config.get("seed", 16),
     "hidden": config.get("hidden"),
     "stepsRun": config.get("steps", curves["step"][-1]),
     "checkpoint": checkpoint,
-    "checkpointChoice": f"mean of dev and validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_val else "dev mean SDR",
+    "checkpointChoice": (f"mean of dev, validation and remixed validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_remix
+                         else f"mean of dev and validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_val else "dev mean SDR"),
     "machine": "2-core CPU (jax 0.10.2, CPU)",
     "curves": curves,
     "regression": floors,

@@ -11,6 +11,8 @@ of the wide family, averaged with it) picks the checkpoint. The held-out sets ar
 import argparse
 import json
 import os
+import queue
+import threading
 import time
 
 import jax
@@ -38,6 +40,8 @@ def parse_args():
     p.add_argument("--dev-seconds", type=float, default=20)
     p.add_argument("--seed", type=int, default=16)
     p.add_argument("--resume", default=None, help="params.npz to start from")
+    p.add_argument("--mixing", action="store_true", help="per-stem pan and room augmentation (data.MixAugment)")
+    p.add_argument("--val-remix", type=int, default=None, help="also score the validation excerpts remixed (every stem panned and given a room, drawn from this seed); the choice then averages dev, val and the remix")
     return p.parse_args()
 
 
@@ -92,6 +96,19 @@ def make_step():
     return step
 
 
+def prefetched(sampler, size, depth=3):
+    """Batches made on a thread of their own (the room augmentation's FFTs release the GIL), in the same order."""
+    ready = queue.Queue(maxsize=depth)
+
+    def produce():
+        while True:
+            ready.put(sampler.batch(size))
+
+    threading.Thread(target=produce, daemon=True).start()
+    while True:
+        yield ready.get()
+
+
 def feature_stats(sampler, batches=20):
     feats = []
     for _ in range(batches):
@@ -141,13 +158,14 @@ def main():
     t0 = time.time()
     train = [track for root in args.train.split(",") for track in data.load_set(root)]
     excerpt = (args.frames - 1) * M.HOP + M.FFT_SIZE
-    sampler = data.Sampler(train, excerpt, args.seed)
+    sampler = data.Sampler(train, excerpt, args.seed, mixing=data.MixAugment() if args.mixing else None)
     dev_tracks = data.load_set(args.dev, limit=args.dev_tracks)
     n = int(args.dev_seconds * M.SAMPLE_RATE)
     excerpts = lambda tracks: [{"ref": t["stems"][:, :, :n], "mix": t["stems"][:, :, :n].sum(axis=0)} for t in tracks]
     dev = excerpts(dev_tracks)
     val = excerpts(data.load_set(args.val, limit=args.dev_tracks)) if args.val else []
-    print(f"loaded {len(train)} training songs, {len(dev)} dev and {len(val)} validation excerpts in {time.time() - t0:.0f}s", flush=True)
+    val_remix = data.remixed(val, args.val_remix) if val and args.val_remix is not None else []
+    print(f"loaded {len(train)} training songs, {len(dev)} dev, {len(val)} validation and {len(val_remix)} remixed validation excerpts in {time.time() - t0:.0f}s", flush=True)
 
     key = jax.random.PRNGKey(args.seed)
     if args.resume:
@@ -165,6 +183,8 @@ def main():
 
     step = make_step()
     curves = {"step": [], "seconds": [], "loss": [], "dev_sdr": [], "dev_mean": [], "val_sdr": [], "val_mean": []}
+    if val_remix:
+        curves.update({"val_remix_sdr": [], "val_remix_mean": []})
     best = -1e9
     started = time.time()
     losses = []
@@ -186,6 +206,12 @@ def main():
             curves["val_sdr"].append([round(float(x), 3) for x in val_scores])
             curves["val_mean"].append(round(float(val_scores.mean()), 3))
             choice = 0.5 * (mean_sdr + float(val_scores.mean()))
+            if val_remix:
+                remix_scores = dev_sdr(params, val_remix)
+                curves["val_remix_sdr"].append([round(float(x), 3) for x in remix_scores])
+                curves["val_remix_mean"].append(round(float(remix_scores.mean()), 3))
+                choice = (mean_sdr + float(val_scores.mean()) + float(remix_scores.mean())) / 3
+                print(f"  val remixed SDR: " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, remix_scores)) + f"  mean {remix_scores.mean():.2f}", flush=True)
             print(f"  val SDR: " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, val_scores)) + f"  mean {val_scores.mean():.2f}  (choice {choice:.2f})", flush=True)
         if choice > best:
             best = choice
@@ -196,9 +222,10 @@ def main():
     if args.resume:
         # The starting point is a candidate too: fine-tuning keeps it unless a later step scores higher.
         checkpoint(0, 0.0)
+    batches = prefetched(sampler, args.batch)
     for i in range(1, args.steps + 1):
         key, sub = jax.random.split(key)
-        audio = sampler.batch(args.batch)
+        audio = next(batches)
         params, opt, loss = step(params, opt, audio, sub, jnp.float32(lr_at(i, time.time() - started)))
         losses.append(float(loss))
         elapsed = time.time() - started
