@@ -106,7 +106,9 @@ class MixAugment:
 
 
 def remixed(excerpts, seed, augment=None):
-    """A fixed remix of evaluation excerpts ({ref [4, 2, N]}): every stem panned and given a room, drawn from seed."""
+    """A fixed remix of evaluation excerpts ({ref [4, 2, N]}): every stem panned and given a room, drawn from seed.
+
+    No preroll: each room starts silent at the excerpt's start (the evaluation excerpts start with their song)."""
     augment = augment or MixAugment(pan_probability=1.0, reverb_probability=1.0)
     rng = np.random.default_rng(seed)
     out = []

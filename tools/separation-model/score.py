@@ -8,6 +8,7 @@ a held-out set while choosing anything.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,11 +21,15 @@ from train import dev_sdr
 
 
 def load_params(path):
-    if path.endswith(".onnx"):
-        out = os.path.join(tempfile.mkdtemp(), "params.npz")
+    if not path.endswith(".onnx"):
+        return {k: v for k, v in np.load(path, allow_pickle=True)["params"].item().items()}
+    scratch = tempfile.mkdtemp()
+    try:
+        out = os.path.join(scratch, "params.npz")
         subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "onnx_to_params.py"), path, out], check=True)
-        path = out
-    return {k: v for k, v in np.load(path, allow_pickle=True)["params"].item().items()}
+        return {k: v for k, v in np.load(out, allow_pickle=True)["params"].item().items()}
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def main():

@@ -101,12 +101,18 @@ def prefetched(sampler, size, depth=3):
     ready = queue.Queue(maxsize=depth)
 
     def produce():
-        while True:
-            ready.put(sampler.batch(size))
+        try:
+            while True:
+                ready.put(sampler.batch(size))
+        except BaseException as error:  # handed to the training loop, which would otherwise wait for ever
+            ready.put(error)
 
     threading.Thread(target=produce, daemon=True).start()
     while True:
-        yield ready.get()
+        batch = ready.get()
+        if isinstance(batch, BaseException):
+            raise batch
+        yield batch
 
 
 def feature_stats(sampler, batches=20):
