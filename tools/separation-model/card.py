@@ -18,13 +18,9 @@ curves = json.load(open(os.path.join(run, "curves.json")))
 config = json.load(open(os.path.join(run, "config.json"))) if os.path.exists(os.path.join(run, "config.json")) else {}
 with_val = bool(curves.get("val_mean"))
 with_remix = bool(curves.get("val_remix_mean"))
-if with_remix:
-    score = lambda i: (curves["dev_mean"][i] + curves["val_mean"][i] + curves["val_remix_mean"][i]) / 3
-elif with_val:
-    score = lambda i: 0.5 * (curves["dev_mean"][i] + curves["val_mean"][i])
-else:
-    score = lambda i: curves["dev_mean"][i]
-best = max(range(len(curves["dev_mean"])), key=score)
+# train.py's choice: the mean of the curves the run recorded (dev, and validation, and remixed validation).
+chosen = ["dev_mean"] + (["val_mean"] if with_val else []) + (["val_remix_mean"] if with_remix else [])
+best = max(range(len(curves["dev_mean"])), key=lambda i: sum(curves[name][i] for name in chosen) / len(chosen))
 checkpoint = {"step": curves["step"][best], "devMeanSdr": curves["dev_mean"][best]}
 if with_val:
     checkpoint["valMeanSdr"] = curves["val_mean"][best]

@@ -105,11 +105,16 @@ class MixAugment:
         return stem[:, preroll:]
 
 
-def remixed(excerpts, seed, augment=None):
+def excerpts(tracks, samples):
+    """Evaluation excerpts: each track's first `samples` as {ref [4, 2, N], mix [2, N]}."""
+    return [{"ref": t["stems"][:, :, :samples], "mix": t["stems"][:, :, :samples].sum(axis=0)} for t in tracks]
+
+
+def remixed(excerpts, seed):
     """A fixed remix of evaluation excerpts ({ref [4, 2, N]}): every stem panned and given a room, drawn from seed.
 
     No preroll: each room starts silent at the excerpt's start (the evaluation excerpts start with their song)."""
-    augment = augment or MixAugment(pan_probability=1.0, reverb_probability=1.0)
+    augment = MixAugment(pan_probability=1.0, reverb_probability=1.0)
     rng = np.random.default_rng(seed)
     out = []
     for excerpt in excerpts:

@@ -7,29 +7,11 @@ and given a room (drawn from SEED): how much a network leans on the generator's 
 a held-out set while choosing anything.
 """
 import argparse
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
-
-import numpy as np
 
 import data
 import model as M
-from train import dev_sdr
-
-
-def load_params(path):
-    if not path.endswith(".onnx"):
-        return {k: v for k, v in np.load(path, allow_pickle=True)["params"].item().items()}
-    scratch = tempfile.mkdtemp()
-    try:
-        out = os.path.join(scratch, "params.npz")
-        subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "onnx_to_params.py"), path, out], check=True)
-        return {k: v for k, v in np.load(out, allow_pickle=True)["params"].item().items()}
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+from onnx_to_params import params_of
+from train import dev_sdr, load_params, score_line
 
 
 def main():
@@ -40,14 +22,13 @@ def main():
     p.add_argument("--tracks", type=int, default=8)
     p.add_argument("--seconds", type=float, default=20)
     args = p.parse_args()
-    params = load_params(args.model)
+    params = params_of(args.model) if args.model.endswith(".onnx") else load_params(args.model)
     n = int(args.seconds * M.SAMPLE_RATE)
     for root in args.sets:
-        excerpts = [{"ref": t["stems"][:, :, :n], "mix": t["stems"][:, :, :n].sum(axis=0)} for t in data.load_set(root, limit=args.tracks)]
+        excerpts = data.excerpts(data.load_set(root, limit=args.tracks), n)
         variants = [("as made", excerpts)] + ([(f"remixed (seed {args.remix})", data.remixed(excerpts, args.remix))] if args.remix is not None else [])
         for name, chosen in variants:
-            scores = dev_sdr(params, chosen)
-            print(f"{root} {name}: " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, scores)) + f"  mean {scores.mean():.2f}", flush=True)
+            print(f"{root} {name}: " + score_line(dev_sdr(params, chosen)), flush=True)
 
 
 if __name__ == "__main__":

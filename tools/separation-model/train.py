@@ -115,6 +115,16 @@ def prefetched(sampler, size, depth=3):
         yield batch
 
 
+def load_params(path):
+    """A params.npz written by train.py or onnx_to_params.py."""
+    return {k: v for k, v in np.load(path, allow_pickle=True)["params"].item().items()}
+
+
+def score_line(scores):
+    """Per-stem SDR and their mean, as the training log prints them."""
+    return " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, scores)) + f"  mean {scores.mean():.2f}"
+
+
 def feature_stats(sampler, batches=20):
     feats = []
     for _ in range(batches):
@@ -167,15 +177,14 @@ def main():
     sampler = data.Sampler(train, excerpt, args.seed, mixing=data.MixAugment() if args.mixing else None)
     dev_tracks = data.load_set(args.dev, limit=args.dev_tracks)
     n = int(args.dev_seconds * M.SAMPLE_RATE)
-    excerpts = lambda tracks: [{"ref": t["stems"][:, :, :n], "mix": t["stems"][:, :, :n].sum(axis=0)} for t in tracks]
-    dev = excerpts(dev_tracks)
-    val = excerpts(data.load_set(args.val, limit=args.dev_tracks)) if args.val else []
+    dev = data.excerpts(dev_tracks, n)
+    val = data.excerpts(data.load_set(args.val, limit=args.dev_tracks), n) if args.val else []
     val_remix = data.remixed(val, args.val_remix) if val and args.val_remix is not None else []
     print(f"loaded {len(train)} training songs, {len(dev)} dev, {len(val)} validation and {len(val_remix)} remixed validation excerpts in {time.time() - t0:.0f}s", flush=True)
 
     key = jax.random.PRNGKey(args.seed)
     if args.resume:
-        params = {k: v for k, v in np.load(args.resume, allow_pickle=True)["params"].item().items()}
+        params = load_params(args.resume)
     else:
         mean, std = feature_stats(sampler)
         params = M.init_params(key, args.hidden, mean, std)
@@ -205,7 +214,7 @@ def main():
         curves["loss"].append(float(np.mean(losses[-args.eval_every :])) if losses else None)
         curves["dev_sdr"].append([round(float(x), 3) for x in scores])
         curves["dev_mean"].append(round(mean_sdr, 3))
-        print(f"  dev SDR (first {len(dev)} tracks, {args.dev_seconds:.0f}s): " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, scores)) + f"  mean {mean_sdr:.2f}", flush=True)
+        print(f"  dev SDR (first {len(dev)} tracks, {args.dev_seconds:.0f}s): " + score_line(scores), flush=True)
         choice = mean_sdr
         if val:
             val_scores = dev_sdr(params, val)
@@ -217,8 +226,8 @@ def main():
                 curves["val_remix_sdr"].append([round(float(x), 3) for x in remix_scores])
                 curves["val_remix_mean"].append(round(float(remix_scores.mean()), 3))
                 choice = (mean_sdr + float(val_scores.mean()) + float(remix_scores.mean())) / 3
-                print(f"  val remixed SDR: " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, remix_scores)) + f"  mean {remix_scores.mean():.2f}", flush=True)
-            print(f"  val SDR: " + " ".join(f"{s} {x:.2f}" for s, x in zip(M.SOURCES, val_scores)) + f"  mean {val_scores.mean():.2f}  (choice {choice:.2f})", flush=True)
+                print("  val remixed SDR: " + score_line(remix_scores), flush=True)
+            print("  val SDR: " + score_line(val_scores) + f"  (choice {choice:.2f})", flush=True)
         if choice > best:
             best = choice
             np.savez(os.path.join(args.out, "params.npz"), params=np.array(jax.tree_util.tree_map(np.asarray, params), dtype=object))
