@@ -27,9 +27,23 @@ export const SEPARATION_STREAM = 'STEMDECK_SEPARATION';
 export const SEPARATION_JOB_SUBJECT = 'stemdeck.media.separation.jobs';
 export const SEPARATION_CONSUMER = 'media-separation';
 
-/** Events the gateway forwards to the owner's live connection. */
+/**
+ * Events the gateway forwards to the owner's live connection, one subject per owner and event type
+ * (`stemdeck.media.events.<owner, hex>.<type>`), so a subscriber hears only what it acts on: a replica
+ * passes by the events of owners with no socket on it before reading them, and the services that keep records
+ * of a project hear its deletion alone, not every mixer change.
+ */
 export const MEDIA_EVENTS_WILDCARD = 'stemdeck.media.events.>';
-export const mediaEventSubject = (ownerId: string): string => `stemdeck.media.events.${Buffer.from(ownerId).toString('hex')}`;
+export const mediaEventSubject = (ownerId: string, type: MediaEvent['type']): string =>
+  `stemdeck.media.events.${Buffer.from(ownerId).toString('hex')}.${type}`;
+/** Every owner's `project_deleted` and nothing else. */
+export const PROJECT_DELETED_EVENTS = 'stemdeck.media.events.*.project_deleted';
+/** The owner an event subject names, or null for a subject of another shape. */
+export function mediaEventOwner(subject: string): string | null {
+  const parts = subject.split('.');
+  if (parts.length !== 5 || parts[0] !== 'stemdeck' || parts[1] !== 'media' || parts[2] !== 'events' || !/^(?:[0-9a-f]{2})+$/.test(parts[3]!)) return null;
+  return Buffer.from(parts[3]!, 'hex').toString();
+}
 
 export const StemType = z.enum(STEM_TYPES);
 export type StemType = z.infer<typeof StemType>;
@@ -278,7 +292,7 @@ export const MediaEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('stems_failed'), ownerId: z.string(), projectId: z.string(), engine: EngineName, message: z.string() }),
   /**
    * A project and everything stored for it are gone. The owner's other tabs close it; a service that keeps
-   * its own records of a project (exports, mastering) subscribes to MEDIA_EVENTS_WILDCARD and removes them.
+   * its own records of a project (exports, mastering) subscribes to PROJECT_DELETED_EVENTS and removes them.
    */
   z.object({ type: z.literal('project_deleted'), ownerId: z.string(), projectId: z.string() }),
   /** The ingest job has analysed the whole recording: its tempo, key and decoded length are stored. */

@@ -5,6 +5,11 @@ import { NATS_RECONNECT_FOREVER } from './nats-reconnect';
 import { extractTraceContext, injectTraceHeaders, messagingAttributes } from './nats-trace';
 import { inSyncSpan, SPAN_ATTRIBUTES } from './spans';
 
+export interface EventBusOptions {
+  /** The server does not hand this connection what it published itself (a process that hears only the others). */
+  noEcho?: boolean;
+}
+
 /**
  * Fire-and-forget events on core NATS (progress, readiness). Ephemeral by design: a missed progress
  * event is harmless because the durable state lives in the database and is fetched on demand.
@@ -17,10 +22,11 @@ export class NatsEventBus {
   constructor(
     private readonly natsUrl: string,
     private readonly name: string,
+    private readonly options: EventBusOptions = {},
   ) {}
 
   async connect(): Promise<void> {
-    this.connection ??= await connect({ servers: this.natsUrl, name: this.name, ...NATS_RECONNECT_FOREVER });
+    this.connection ??= await connect({ servers: this.natsUrl, name: this.name, noEcho: this.options.noEcho ?? false, ...NATS_RECONNECT_FOREVER });
   }
 
   publish(subject: string, payload: unknown): void {
@@ -28,12 +34,17 @@ export class NatsEventBus {
     this.connection.publish(subject, new TextEncoder().encode(JSON.stringify(payload)), { headers: injectTraceHeaders() });
   }
 
-  /** Subscribes with validation at the receiving edge; malformed events are logged and skipped. */
-  subscribe<T>(subject: string, schema: ZodType<T>, handle: (event: T) => void): void {
+  /**
+   * Subscribes with validation at the receiving edge; malformed events are logged and skipped. `accepts`, when
+   * given, passes by a message by its subject alone, before it is read, checked or traced (events this process
+   * has nothing to do with).
+   */
+  subscribe<T>(subject: string, schema: ZodType<T>, handle: (event: T) => void, accepts?: (subject: string) => boolean): void {
     if (!this.connection) throw new Error('event bus is not connected');
     const subscription = this.connection.subscribe(subject, {
       callback: (error, message) => {
         if (error) return this.logger.warn(`subscription ${subject}: ${error.message}`);
+        if (accepts && !accepts(message.subject)) return;
         let data: unknown;
         try {
           data = JSON.parse(new TextDecoder().decode(message.data));

@@ -62,7 +62,7 @@ export class MediaModule implements OnApplicationShutdown {
         {
           provide: NatsEventBus,
           useFactory: async () => {
-            const bus = new NatsEventBus(config.NATS_URL, 'stemdeck-media-events');
+            const bus = new NatsEventBus(config.NATS_URL, 'stemdeck-media-events', { noEcho: true });
             await bus.connect();
             return bus;
           },

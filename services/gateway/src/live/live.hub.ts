@@ -84,6 +84,11 @@ export class LiveHub implements OnApplicationBootstrap, OnApplicationShutdown {
     this.closeListeners.add(listener);
   }
 
+  /** Whether the user has a socket on this replica. */
+  hasSockets(userId: string): boolean {
+    return (this.socketsByUser.get(userId)?.size ?? 0) > 0;
+  }
+
   /** Pushes a message to every open socket of one user (e.g. stem progress for their project), but the connection `exceptConnectionId`. */
   sendToUser(userId: string, message: LiveServerMessage, exceptConnectionId?: string | null): number {
     const sockets = this.socketsByUser.get(userId) ?? new Map<string, WebSocket>();

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { NatsEventBus } from '@stemdeck/platform';
-import { LiveServerMessage, MEDIA_EVENTS_WILDCARD, MediaEvent } from '@stemdeck/proto';
+import { LiveServerMessage, MEDIA_EVENTS_WILDCARD, MediaEvent, mediaEventOwner } from '@stemdeck/proto';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { withStemUrl } from '../stems/stem-url';
 import { LiveHub } from './live.hub';
@@ -23,6 +23,17 @@ export function toLiveMessage(event: MediaEvent): LiveServerMessage {
 }
 
 /**
+ * Every replica hears every owner's events: one for an owner with no socket on this replica is passed by on its
+ * subject, unread (a subject of another shape is read, as before).
+ */
+export const ownersWithSockets =
+  (hub: Pick<LiveHub, 'hasSockets'>) =>
+  (subject: string): boolean => {
+    const owner = mediaEventOwner(subject);
+    return owner === null || hub.hasSockets(owner);
+  };
+
+/**
  * Fans the media service's events out to the owner's open sockets: separation (`stems_queued`, `stems_progress`,
  * `stems_partial`, `stems_ready`, `stems_failed`), `project_deleted`, and `stem_updated` (to every socket
  * but the one whose change it was).
@@ -40,8 +51,11 @@ export class MediaEventsRelay implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     await this.bus.connect();
-    this.bus.subscribe(MEDIA_EVENTS_WILDCARD, MediaEvent, (event) =>
-      this.hub.sendToUser(event.ownerId, toLiveMessage(event), event.type === 'stem_updated' ? event.origin : null),
+    this.bus.subscribe(
+      MEDIA_EVENTS_WILDCARD,
+      MediaEvent,
+      (event) => this.hub.sendToUser(event.ownerId, toLiveMessage(event), event.type === 'stem_updated' ? event.origin : null),
+      ownersWithSockets(this.hub),
     );
   }
 

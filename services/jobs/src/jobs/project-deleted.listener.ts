@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { NatsEventBus } from '@stemdeck/platform';
-import { MEDIA_EVENTS_WILDCARD, MediaEvent } from '@stemdeck/proto';
+import { MediaEvent, PROJECT_DELETED_EVENTS } from '@stemdeck/proto';
 import { DeleteProjectJobsUseCase } from './delete-project-jobs.usecase';
 
 /** media's `project_deleted` → that project's jobs and their objects are removed. */
@@ -14,7 +14,7 @@ export class ProjectDeletedListener implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.bus.subscribe(MEDIA_EVENTS_WILDCARD, MediaEvent, (event) => {
+    this.bus.subscribe(PROJECT_DELETED_EVENTS, MediaEvent, (event) => {
       if (event.type !== 'project_deleted') return;
       this.deleteProjectJobs.execute(event.ownerId, event.projectId).catch((error: Error) => {
         this.logger.error(`jobs of deleted project ${event.projectId} not removed: ${error.message}`);

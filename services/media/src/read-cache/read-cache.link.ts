@@ -2,7 +2,10 @@ import type { NatsEventBus } from '@stemdeck/platform';
 import { z } from 'zod';
 import type { OwnerReadCache, ReadCacheChange } from './owner-read-cache';
 
-/** Where the media instances tell each other which owner's reads changed (every instance hears every change). */
+/**
+ * Where the media instances tell each other which owner's reads changed: every instance hears every other's
+ * changes (media's event connection does not hear its own messages echoed back, so a change is not read twice).
+ */
 export const READ_CACHE_CHANGES_SUBJECT = 'stemdeck.media.read-cache.changed';
 
 const readCacheChange: z.ZodType<ReadCacheChange> = z.object({
