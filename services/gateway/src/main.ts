@@ -17,6 +17,7 @@ import { httpMetrics } from './metrics/http-metrics.middleware';
 import { browserSecurityHeaders } from './security/browser-security-headers';
 import { csrfProtection } from './security/csrf.middleware';
 import { earlyAnswerLinger } from './security/early-answer.middleware';
+import { BODY_TOO_LARGE, jsonBodyLimit } from './security/json-body-limit.middleware';
 import { SESSION_MIDDLEWARE } from './session/session.middleware';
 
 const KEEP_ALIVE_MS = 65_000;
@@ -37,15 +38,14 @@ async function bootstrap(): Promise<void> {
   http.use(browserSecurityHeaders(config.publicUrl));
 
   if (config.FRONTEND_DIR) serveFrontend(http, config.FRONTEND_DIR);
-  // A JSON body declared over the limit is refused on its headers: express.json would read all of it first.
-  app.use((req: Request, res: Response, next: NextFunction) =>
-    req.is('application/json') && Number(req.headers['content-length']) > JSON_LIMIT_BYTES ? sendError(res, 413, 'Request body is too large') : next(),
-  );
+  // A JSON body over the limit is refused once that is known: express.json would read all of it first.
+  app.use(jsonBodyLimit(JSON_LIMIT_BYTES));
   app.use(express.json({ limit: JSON_LIMIT_BYTES }));
   // Malformed JSON bodies answer 400 in the API's error shape instead of an HTML stack page.
   app.use((error: Error & { type?: string; status?: number }, _req: Request, res: Response, next: NextFunction) => {
     if (error.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON in request body');
-    if (error.type === 'entity.too.large') return sendError(res, 413, 'Request body is too large');
+    // Answered already by jsonBodyLimit, before the rest of the body.
+    if (error.type === 'entity.too.large') return res.headersSent ? undefined : sendError(res, 413, BODY_TOO_LARGE);
     next(error);
   });
   app.use(app.get<RequestHandler>(SESSION_MIDDLEWARE));
