@@ -274,7 +274,7 @@ describe('CollaboratePage', () => {
       expect(toasts.at(-1)).toMatchObject({ title: 'Left Session', description: 'The host ended the session.' });
       expect(screen.queryByTestId('session-bar')).toBeNull();
       expect(screen.getByText('No Active Session')).toBeTruthy();
-      fireEvent.click(screen.getByRole('button', { name: 'Browse Sessions' }));
+      await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Browse Sessions' })));
       expect(screen.getByRole('tab', { name: 'Sessions' }).getAttribute('aria-selected')).toBe('true');
     });
   });

@@ -171,7 +171,7 @@ describe('Export & Share: audio export', () => {
   it('sends a full mix only once the mixer\'s latest change is saved, reading "Exporting..." meanwhile', async () => {
     const store = await renderSection();
     // Heard at once, saved a moment later: the server still has the old volume when Export is pressed.
-    store.dispatch(stemChanged({ id: 'p1-fast-vocals', changes: { volume: -6, muted: true } }));
+    act(() => void store.dispatch(stemChanged({ id: 'p1-fast-vocals', changes: { volume: -6, muted: true } })));
     const saved = STEMS.map((stem) => (stem.type === 'vocals' ? { ...stem, volume: -6, muted: true } : stem));
     server.answer('GET', '/api/projects/p1/stems', { status: 200, body: STEMS }, { status: 200, body: STEMS }, { status: 200, body: saved });
     server.answer('POST', '/api/export/audio', { status: 200, body: ANSWER });
