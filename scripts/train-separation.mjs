@@ -5,6 +5,7 @@
 //   npm run train:separation -- --stage4 [--minutes 45 --out .data/separation-runs/v4]             stage 4, from stage 3's network
 //   npm run train:separation -- --stage5 [--minutes 50 --out .data/separation-runs/v5]             stage 5, from stage 4's network
 //   npm run train:separation -- --stage6 [--minutes 45 --out .data/separation-runs/v6]             stage 6, from stage 5's network
+//   npm run train:separation -- --stage7 [--minutes 45 --out .data/separation-runs/v7]             stage 7, from stage 6's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -24,6 +25,8 @@
 // - Stage 6 (--stage6): starts from stage 5's network (tools/separation-model/runs/v5) and trains as stage 5 did
 //   with a fourth wide set (88 × 30 s, seed 5: new songs, the same sources) at 0.6 of its learning rate; the
 //   same checkpoint rule.
+// - Stage 7 (--stage7): starts from stage 6's network (tools/separation-model/runs/v6) and trains as stage 6 did
+//   with a fifth wide set (88 × 30 s, seed 6) at two thirds of its learning rate; the same checkpoint rule.
 // Re-measure with `npm run bench:separation` afterwards and update libs/audio/models/stemdeck-masknet.json
 // (figures and regression floors).
 import { spawnSync } from 'node:child_process';
@@ -43,6 +46,7 @@ const WIDE_VAL = { count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wid
 const WIDE_SET_3 = { count: 88, seconds: 30, seed: 3, dir: join(ROOT, '.data', 'wide-set-3') };
 const WIDE_SET_4 = { count: 88, seconds: 30, seed: 4, dir: join(ROOT, '.data', 'wide-set-4') };
 const WIDE_SET_5 = { count: 88, seconds: 30, seed: 5, dir: join(ROOT, '.data', 'wide-set-5') };
+const WIDE_SET_6 = { count: 88, seconds: 30, seed: 6, dir: join(ROOT, '.data', 'wide-set-6') };
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 /** The earlier stages' networks as they were committed (the same files, so git stores each once). */
 const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
@@ -50,6 +54,7 @@ const STAGE2_MODEL = join(TOOL, 'runs', 'v2', 'stemdeck-masknet.onnx');
 const STAGE3_MODEL = join(TOOL, 'runs', 'v3', 'stemdeck-masknet.onnx');
 const STAGE4_MODEL = join(TOOL, 'runs', 'v4', 'stemdeck-masknet.onnx');
 const STAGE5_MODEL = join(TOOL, 'runs', 'v5', 'stemdeck-masknet.onnx');
+const STAGE6_MODEL = join(TOOL, 'runs', 'v6', 'stemdeck-masknet.onnx');
 /** The fine-tuning stages: the flag that asks for one, the network it starts from, the sets it trains on, its learning rate, minutes and further train.py options. */
 const FINETUNE = {
   2: { flag: '--finetune', from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
@@ -57,6 +62,7 @@ const FINETUNE = {
   4: { flag: '--stage4', from: STAGE3_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '1.25e-4', minutes: '45' },
   5: { flag: '--stage5', from: STAGE4_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '2.5e-4', minutes: '50', extra: ['--mixing', '--val-remix', '7'] },
   6: { flag: '--stage6', from: STAGE5_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5], lr: '1.5e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
+  7: { flag: '--stage7', from: STAGE6_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6], lr: '1e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 
