@@ -32,4 +32,22 @@ describe('toasts a person can read', () => {
     // Still one at a time: the success replaced the error.
     expect(await page.getByTestId('toast').count()).toBe(1);
   });
+
+  it('does not keep different news waiting five seconds a piece: the next toast comes 2.5 s after the first appeared', async () => {
+    await signInThroughKeycloak(page);
+    await page.goto(`${BASE_URL}/app`);
+    const input = page.getByTestId('upload-panel').locator('input[type="file"]');
+    await input.waitFor({ state: 'attached' });
+    const description = (text: string) => page.getByTestId('toast').locator('[data-part="description"]', { hasText: text });
+
+    await input.setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: PNG });
+    await description('cover.png is not a valid audio or video file').waitFor();
+    const firstAppeared = Date.now();
+    // A different error while the first is on screen: it waits, but not the first toast's whole five seconds.
+    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not audio') });
+    await description('notes.txt is not a valid audio or video file').waitFor({ timeout: 10_000 });
+    const waited = Date.now() - firstAppeared;
+    expect({ waited, inTime: waited < 4_000 }).toEqual({ waited, inTime: true });
+    await expectReadableToast(page, 'Invalid file type');
+  });
 });

@@ -45,9 +45,62 @@ describe('the studio toaster', () => {
     for (const file of ['a.wav', 'b.wav', 'c.wav']) toaster.create({ title: 'Export ready!', description: file, type: 'success' });
     toaster.create({ title: 'Project exported!', description: 'song.zip', type: 'success' });
     await leave();
-    expect(onScreen()).toEqual([{ title: 'Export ready!', description: 'c.wav', duration: 5000 }]);
+    // Shown with news behind it: the shorter time.
+    expect(onScreen()).toEqual([{ title: 'Export ready!', description: 'c.wav', duration: 2500 }]);
     await leave();
-    expect(onScreen().map((toast) => toast.title)).toEqual(['Project exported!']);
+    expect(onScreen()).toEqual([{ title: 'Project exported!', description: 'song.zip', duration: 5000 }]);
+  });
+
+  describe('different news waiting', () => {
+    let now = 1_000_000;
+    beforeEach(() => void jest.spyOn(Date, 'now').mockImplementation(() => now));
+    afterEach(() => jest.restoreAllMocks());
+
+    it('cuts the toast on screen to 2.5 s from when it appeared, and gives each toast with news behind it 2.5 s', async () => {
+      const { toaster, onScreen, leave } = setup();
+      toaster.create({ title: 'Audio uploaded successfully', type: 'success' });
+      now += 500;
+      toaster.create({ title: 'Invalid file type', description: 'cover.png is not a valid audio or video file', type: 'error' });
+      // Its timer starts again with what is left of its 2.5 s.
+      expect(onScreen()).toEqual([{ title: 'Audio uploaded successfully', description: undefined, duration: 2000 }]);
+      toaster.create({ title: 'Copied', type: 'success' });
+      await leave();
+      expect(onScreen().map((toast) => [toast.title, toast.duration])).toEqual([['Invalid file type', 2500]]);
+      await leave();
+      expect(onScreen().map((toast) => [toast.title, toast.duration])).toEqual([['Copied', 5000]]);
+    });
+
+    it('leaves a toast that was nearly done its last second, and does not lengthen one', () => {
+      const { toaster, onScreen } = setup();
+      toaster.create({ title: 'Stem Updated', type: 'info' });
+      now += 2400;
+      toaster.create({ title: 'Copied', type: 'success' });
+      expect(onScreen().map((toast) => toast.duration)).toEqual([1000]);
+      now += 900;
+      toaster.create({ title: 'Project exported!', type: 'success' });
+      expect(onScreen().map((toast) => toast.duration)).toEqual([1000]);
+    });
+
+    it('keeps a held toast as it is', () => {
+      const { toaster, store, onScreen } = setup();
+      toaster.create({ title: 'Stem Updated', type: 'info' });
+      store.pause();
+      toaster.create({ title: 'Copied', type: 'success' });
+      expect(onScreen().map((toast) => toast.duration)).toEqual([5000]);
+    });
+
+    it('holds three: the oldest waiting news that is not an error gives way, errors never do', async () => {
+      const { toaster, onScreen, leave } = setup();
+      toaster.create({ title: 'Stem Updated', type: 'info' });
+      toaster.create({ title: 'Error', description: 'The export failed', type: 'error' });
+      for (const title of ['Copied', 'Project exported!', 'Export ready!', 'Link created']) toaster.create({ title, type: 'success' });
+      const seen: string[] = [];
+      for (let i = 0; i < 5 && onScreen().length; i++) {
+        seen.push(String(onScreen()[0]!.title));
+        await leave();
+      }
+      expect(seen).toEqual(['Stem Updated', 'Error', 'Export ready!', 'Link created']);
+    });
   });
 
   it('shows the same error pressed twice once, its time started again', () => {

@@ -2,6 +2,12 @@ import { createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@
 import { useRef, type PointerEvent, type ReactNode } from 'react';
 
 const TOAST_MS = 5000;
+/** A toast's time on screen while other news waits behind it: long enough to read a title and a line. */
+const BUSY_MS = 2500;
+/** A toast already on screen that other news cuts short still stays at least this much longer. */
+const LAST_LOOK_MS = 1000;
+/** At most this many different pieces of news wait; beyond it the oldest that is not an error gives way. */
+const MAX_WAITING = 3;
 
 /** One toast visible at a time, 5000 ms by default, F8 focuses the region. */
 const store = createToaster({
@@ -29,6 +35,10 @@ const sameNews = (a: ToastOptions, b: ToastOptions): boolean =>
  * one that repeats news still waiting takes its place in line. Without this a burst of the same news queued
  * up one toast per event: the last of seven quick exports was announced half a minute after it was ready,
  * and any other news waited behind them.
+ * Different news does not wait five seconds a piece either: while news waits, the toast on screen gets 2.5 s
+ * from when it appeared (at least one more second), and so does each one shown with more behind it; the last
+ * gets the full five. The line holds three: beyond that the oldest waiting news that is not an error gives way
+ * (it is stale by then), so nothing waits much more than ten seconds; errors are never dropped.
  */
 export function createStudioToaster(chakra: ToastStore) {
   let shown: Waiting | undefined;
@@ -36,14 +46,37 @@ export function createStudioToaster(chakra: ToastStore) {
   // comes now waits for the next toast rather than calling this one back.
   let leaving = false;
   let made = 0;
+  // When the toast on screen last started its time, and how long that time is.
+  let timerStart = 0;
   const waiting: Waiting[] = [];
+
+  /** Its time, restarted: Chakra restarts a toast's timer only when its duration changes (hence ±1 ms). */
+  const restart = (duration: number): number => {
+    timerStart = Date.now();
+    return duration === shown?.duration ? duration + 1 : duration;
+  };
+  /** The time of a toast with `behind` pieces of news waiting after it. */
+  const timeFor = (behind: number): number => (behind > 0 ? BUSY_MS : TOAST_MS);
+  /** A toast held by the pointer or by F8 keeps its time: its timer stays paused. */
+  const isHeld = (id: string): boolean => chakra.getVisibleToasts().some((toast) => toast.id === id && (toast as { message?: string }).message === 'PAUSE');
+  /** News now waits behind the toast on screen: it leaves 2.5 s after it appeared, or a second from now. */
+  const cutShort = (toast: Waiting) => {
+    const now = Date.now();
+    const left = (toast.duration ?? TOAST_MS) - (now - timerStart);
+    const wanted = Math.max(BUSY_MS - (now - timerStart), LAST_LOOK_MS);
+    if (wanted >= left) return;
+    shown = { ...toast, duration: restart(wanted) };
+    chakra.update(toast.id, shown);
+  };
 
   const showNext = () => {
     if (shown || chakra.getCount() > 0) return;
     const next = waiting.shift();
     if (!next) return;
     leaving = false;
+    timerStart = Date.now();
     shown = {
+      duration: timeFor(waiting.length),
       ...next,
       onStatusChange: ({ status }) => {
         if (status === 'dismissing' && shown?.id === next.id) leaving = true;
@@ -62,11 +95,7 @@ export function createStudioToaster(chakra: ToastStore) {
   return {
     create(options: ToastOptions): string {
       if (shown && !leaving && sameNews(shown, options)) {
-        // Chakra restarts a toast's timer only when its duration changes, so a repeat alternates 5000 and
-        // 5001 ms. A toast held by the pointer or by F8 keeps its duration: its timer stays paused.
-        const held = chakra.getVisibleToasts().some((toast) => toast.id === shown!.id && (toast as { message?: string }).message === 'PAUSE');
-        const current = shown.duration ?? TOAST_MS;
-        const duration = held ? current : current === TOAST_MS ? TOAST_MS + 1 : TOAST_MS;
+        const duration = isHeld(shown.id) ? shown.duration : restart(timeFor(waiting.length));
         // The store merges an update into the toast: a repeat without a description must not keep the old one.
         shown = { description: undefined, ...options, id: shown.id, duration, onStatusChange: shown.onStatusChange };
         chakra.update(shown.id, shown);
@@ -79,6 +108,11 @@ export function createStudioToaster(chakra: ToastStore) {
       }
       const id = options.id ?? `toast:${++made}`;
       waiting.push({ ...options, id });
+      if (waiting.length > MAX_WAITING) {
+        const stale = waiting.findIndex((toast) => toast.type !== 'error');
+        if (stale >= 0) waiting.splice(stale, 1);
+      }
+      if (shown && !leaving && !isHeld(shown.id)) cutShort(shown);
       showNext();
       return id;
     },
