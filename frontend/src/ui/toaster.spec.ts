@@ -81,6 +81,15 @@ describe('the studio toaster', () => {
       expect(onScreen().map((toast) => toast.duration)).toEqual([1000]);
     });
 
+    it('does not let a repeat of the news on screen hold the line up: its words change, its time does not', () => {
+      const { toaster, onScreen } = setup();
+      toaster.create({ title: 'Stem Updated', description: 'Vocals 40%', type: 'info' });
+      toaster.create({ title: 'Copied', type: 'success' });
+      now += 1000;
+      toaster.create({ title: 'Stem Updated', description: 'Vocals 35%', type: 'info' });
+      expect(onScreen()).toEqual([{ title: 'Stem Updated', description: 'Vocals 35%', duration: 2500 }]);
+    });
+
     it('keeps a held toast as it is', () => {
       const { toaster, store, onScreen } = setup();
       toaster.create({ title: 'Stem Updated', type: 'info' });

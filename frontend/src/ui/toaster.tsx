@@ -37,8 +37,9 @@ const sameNews = (a: ToastOptions, b: ToastOptions): boolean =>
  * and any other news waited behind them.
  * Different news does not wait five seconds a piece either: while news waits, the toast on screen gets 2.5 s
  * from when it appeared (at least one more second), and so does each one shown with more behind it; the last
- * gets the full five. The line holds three: beyond that the oldest waiting news that is not an error gives way
- * (it is stale by then), so nothing waits much more than ten seconds; errors are never dropped.
+ * gets the full five; a repeat of the news on screen then changes its words but not its time. The line holds
+ * three: beyond that the oldest waiting news that is not an error gives way (it is stale by then), so nothing
+ * waits much more than ten seconds; errors are never dropped.
  */
 export function createStudioToaster(chakra: ToastStore) {
   let shown: Waiting | undefined;
@@ -55,8 +56,6 @@ export function createStudioToaster(chakra: ToastStore) {
     timerStart = Date.now();
     return duration === shown?.duration ? duration + 1 : duration;
   };
-  /** The time of a toast with `behind` pieces of news waiting after it. */
-  const timeFor = (behind: number): number => (behind > 0 ? BUSY_MS : TOAST_MS);
   /** A toast held by the pointer or by F8 keeps its time: its timer stays paused. */
   const isHeld = (id: string): boolean => chakra.getVisibleToasts().some((toast) => toast.id === id && (toast as { message?: string }).message === 'PAUSE');
   /** News now waits behind the toast on screen: it leaves 2.5 s after it appeared, or a second from now. */
@@ -76,7 +75,7 @@ export function createStudioToaster(chakra: ToastStore) {
     leaving = false;
     timerStart = Date.now();
     shown = {
-      duration: timeFor(waiting.length),
+      duration: waiting.length > 0 ? BUSY_MS : TOAST_MS,
       ...next,
       onStatusChange: ({ status }) => {
         if (status === 'dismissing' && shown?.id === next.id) leaving = true;
@@ -95,7 +94,9 @@ export function createStudioToaster(chakra: ToastStore) {
   return {
     create(options: ToastOptions): string {
       if (shown && !leaving && sameNews(shown, options)) {
-        const duration = isHeld(shown.id) ? shown.duration : restart(timeFor(waiting.length));
+        // With other news waiting a repeat changes only the words: a slider a collaborator keeps moving must
+        // not hold the line up.
+        const duration = isHeld(shown.id) || waiting.length > 0 ? shown.duration : restart(TOAST_MS);
         // The store merges an update into the toast: a repeat without a description must not keep the old one.
         shown = { description: undefined, ...options, id: shown.id, duration, onStatusChange: shown.onStatusChange };
         chakra.update(shown.id, shown);
