@@ -1,8 +1,8 @@
 """Writes libs/audio/models/stemdeck-masknet.json: the run that made the committed model, and regression floors.
 
-  python card.py <run dir> <card.json> '<floors json>' [--stage2|--stage3|--stage4|--stage5|--stage6|--stage7]
+  python card.py <run dir> <card.json> '<floors json>' [--stage2|…|--stage8]
 Floors are what the unit test holds the runner to on libs/audio/models/regression (6 s of a dev song):
-the SDR measured on the exported model minus a margin, per engine and stem. With --stage2 … --stage7
+the SDR measured on the exported model minus a margin, per engine and stem. With --stage2 … --stage8
 the run is a fine-tuning stage (train.py --resume, a validation set beside dev); the card keeps the earlier
 stages' summaries ("stage1" … the stage before: what the card described before) and describes this run.
 """
@@ -11,7 +11,7 @@ import os
 import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-stage = next((n for n in (7, 6, 5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
+stage = next((n for n in (8, 7, 6, 5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
 finetuned = stage > 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
@@ -29,7 +29,7 @@ if with_remix:
 card = {
     "model": "stemdeck-masknet",
     "contract": "input magnitude [1,2,T,2049] (|STFT| left, right; 44.1 kHz, sqrt-Hann 4096, hop 1024) -> masks [1,4,T,2049] (vocals, drums, bass, other; softmax)",
-    "recipe": "npm run train:separation" + {1: "", 2: " -- --finetune", 3: " -- --stage3", 4: " -- --stage4", 5: " -- --stage5", 6: " -- --stage6", 7: " -- --stage7"}[stage] + " (tools/separation-model/README.md)",
+    "recipe": "npm run train:separation" + {1: "", 2: " -- --finetune", 3: " -- --stage3", 4: " -- --stage4", 5: " -- --stage5", 6: " -- --stage6", 7: " -- --stage7", 8: " -- --stage8"}[stage] + " (tools/separation-model/README.md)",
     "trainingSet": {
         1: "bench/src/eval-set --set train --count 160 --seconds 15 --seed 1 (dev source family only)",
         2: "stage 2: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
@@ -38,6 +38,7 @@ card = {
         5: "stage 5, from stage 4's network: the same sets as stage 4, every stem's mixing varied while training (a pan with probability 0.5, a room with probability 0.3: data.MixAugment); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (every stem panned and given a room, seed 7)",
         6: "stage 6, from stage 5's network: stage 5's sets and mixing plus --set wide --count 88 --seconds 30 --seed 5 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
         7: "stage 7, from stage 6's network: stage 6's sets and mixing plus --set wide --count 88 --seconds 30 --seed 6 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
+        8: "stage 8, from stage 7's network: stage 7's sets and mixing plus --set wide --count 88 --seconds 30 --seed 8 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
     }[stage],
     "seed": config.get("seed", 16),
     "hidden": config.get("hidden"),
