@@ -6,7 +6,7 @@
 //   npm run train:separation -- --stage5 [--minutes 50 --out .data/separation-runs/v5]             stage 5, from stage 4's network
 //   npm run train:separation -- --stage6 [--minutes 45 --out .data/separation-runs/v6]             stage 6, from stage 5's network
 //   npm run train:separation -- --stage7 [--minutes 45 --out .data/separation-runs/v7]             stage 7, from stage 6's network
-//   npm run train:separation -- --stage8 [--minutes 45 --out .data/separation-runs/v8]             stage 8, from stage 7's network
+//   npm run train:separation -- --stage8 [--minutes 40 --out .data/separation-runs/v8]             stage 8, from stage 7's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -29,7 +29,7 @@
 // - Stage 7 (--stage7): starts from stage 6's network (tools/separation-model/runs/v6) and trains as stage 6 did
 //   with a fifth wide set (88 × 30 s, seed 6) at two thirds of its learning rate; the same checkpoint rule.
 // - Stage 8 (--stage8): starts from stage 7's network (tools/separation-model/runs/v7) and trains as stage 7 did
-//   with a sixth wide set (88 × 30 s, seed 8; seed 7 is the validation remix's) at its learning rate.
+//   with a sixth wide set (88 × 30 s, seed 8; seed 7 is the validation remix's) at its learning rate, 40 minutes.
 // Re-measure with `npm run bench:separation` afterwards and update libs/audio/models/stemdeck-masknet.json
 // (figures and regression floors).
 import { spawnSync } from 'node:child_process';
@@ -68,7 +68,7 @@ const FINETUNE = {
   5: { flag: '--stage5', from: STAGE4_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '2.5e-4', minutes: '50', extra: ['--mixing', '--val-remix', '7'] },
   6: { flag: '--stage6', from: STAGE5_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5], lr: '1.5e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
   7: { flag: '--stage7', from: STAGE6_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6], lr: '1e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
-  8: { flag: '--stage8', from: STAGE7_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8], lr: '1e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
+  8: { flag: '--stage8', from: STAGE7_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7'] },
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 
