@@ -36,7 +36,7 @@ const sameNews = (a: ToastOptions, b: ToastOptions): boolean =>
  * up one toast per event: the last of seven quick exports was announced half a minute after it was ready,
  * and any other news waited behind them.
  * Different news does not wait five seconds a piece either: while news waits, the toast on screen gets 2.5 s
- * from when it appeared (at least one more second), and so does each one shown with more behind it; the last
+ * from when its time started (at least one more second), and so does each one shown with more behind it; the last
  * gets the full five; a repeat of the news on screen then changes its words but not its time. The line holds
  * three: beyond that the oldest waiting news that is not an error gives way (it is stale by then), so nothing
  * waits much more than ten seconds; errors are never dropped.
@@ -47,7 +47,7 @@ export function createStudioToaster(chakra: ToastStore) {
   // comes now waits for the next toast rather than calling this one back.
   let leaving = false;
   let made = 0;
-  // When the toast on screen last started its time, and how long that time is.
+  // When the toast on screen last started its time (it appeared, or a repeat started it again).
   let timerStart = 0;
   const waiting: Waiting[] = [];
 
@@ -58,7 +58,7 @@ export function createStudioToaster(chakra: ToastStore) {
   };
   /** A toast held by the pointer or by F8 keeps its time: its timer stays paused. */
   const isHeld = (id: string): boolean => chakra.getVisibleToasts().some((toast) => toast.id === id && (toast as { message?: string }).message === 'PAUSE');
-  /** News now waits behind the toast on screen: it leaves 2.5 s after it appeared, or a second from now. */
+  /** News now waits behind the toast on screen: it leaves 2.5 s after its time started, or a second from now. */
   const cutShort = (toast: Waiting) => {
     const now = Date.now();
     const left = (toast.duration ?? TOAST_MS) - (now - timerStart);
