@@ -68,7 +68,7 @@ const FINETUNE = {
   5: { flag: '--stage5', from: STAGE4_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '2.5e-4', minutes: '50', extra: ['--mixing', '--val-remix', '7'] },
   6: { flag: '--stage6', from: STAGE5_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5], lr: '1.5e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
   7: { flag: '--stage7', from: STAGE6_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6], lr: '1e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
-  8: { flag: '--stage8', from: STAGE7_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7'] },
+  8: { flag: '--stage8', from: STAGE7_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] },
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 

@@ -41,6 +41,7 @@ def parse_args():
     p.add_argument("--seed", type=int, default=16)
     p.add_argument("--resume", default=None, help="params.npz to start from")
     p.add_argument("--mixing", action="store_true", help="per-stem pan and room augmentation (data.MixAugment)")
+    p.add_argument("--half-storage", action="store_true", help="keep the training songs as float16 in memory (half of float32; excerpts are float32)")
     p.add_argument("--val-remix", type=int, default=None, help="also score the validation excerpts remixed (every stem panned and given a room, drawn from this seed); the choice then averages dev, val and the remix")
     return p.parse_args()
 
@@ -172,7 +173,8 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     print(f"devices: {jax.devices()}", flush=True)
     t0 = time.time()
-    train = [track for root in args.train.split(",") for track in data.load_set(root)]
+    storage = np.float16 if args.half_storage else np.float32
+    train = [track for root in args.train.split(",") for track in data.load_set(root, dtype=storage)]
     excerpt = (args.frames - 1) * M.HOP + M.FFT_SIZE
     sampler = data.Sampler(train, excerpt, args.seed, mixing=data.MixAugment() if args.mixing else None)
     dev_tracks = data.load_set(args.dev, limit=args.dev_tracks)
