@@ -29,7 +29,7 @@ if with_remix:
 card = {
     "model": "stemdeck-masknet",
     "contract": "input magnitude [1,2,T,2049] (|STFT| left, right; 44.1 kHz, sqrt-Hann 4096, hop 1024) -> masks [1,4,T,2049] (vocals, drums, bass, other; softmax)",
-    "recipe": "npm run train:separation" + {1: "", 2: " -- --finetune", 3: " -- --stage3", 4: " -- --stage4", 5: " -- --stage5", 6: " -- --stage6", 7: " -- --stage7", 8: " -- --stage8"}[stage] + " (tools/separation-model/README.md)",
+    "recipe": "npm run train:separation" + {1: "", 2: " -- --finetune"}.get(stage, f" -- --stage{stage}") + " (tools/separation-model/README.md)",
     "trainingSet": {
         1: "bench/src/eval-set --set train --count 160 --seconds 15 --seed 1 (dev source family only)",
         2: "stage 2: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",

@@ -143,13 +143,13 @@ class Sampler:
         n = stems.shape[-1]
         for _ in range(8):
             start = int(self.rng.integers(0, n - self.excerpt))
-            piece = stems[source, :, start : start + self.excerpt].astype(np.float32)
+            piece = stems[source, :, start : start + self.excerpt].astype(np.float32, copy=False)
             # Prefer an excerpt where the source actually plays (most do).
             if np.mean(piece * piece) > 1e-7 or _ == 7:
                 break
         if not self.preroll:
             return piece
-        before = stems[source, :, max(0, start - self.preroll) : start].astype(np.float32)
+        before = stems[source, :, max(0, start - self.preroll) : start].astype(np.float32, copy=False)
         return np.concatenate([np.zeros((2, self.preroll - before.shape[-1]), np.float32), before, piece], axis=1)
 
     def batch(self, size):
