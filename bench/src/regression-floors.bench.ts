@@ -9,7 +9,9 @@
  *
  * The clip is 6 s of a development song, so this reads nothing of the held-out sets.
  */
-import { loadRegressionClip, REGRESSION_ENGINES, regressionFloor, separateRegressionClip, STEM_TYPES, type RegressionEngine, type StemType } from '@stemdeck/audio';
+import { STEM_TYPES, type StemType } from '@stemdeck/audio';
+// Measurement code beside the model, kept out of the library's exports (the media service has no use for it).
+import { loadRegressionClip, REGRESSION_ENGINES, regressionFloor, separateRegressionClip, type RegressionEngine } from '@stemdeck/audio/dist/separation/onnx/regression-clip';
 
 async function main(): Promise<void> {
   const at = process.argv.indexOf('--margin');

@@ -5,4 +5,3 @@ export { mixStatistics, type MixStatistics } from './mix-normalization';
 export { describeModel, OnnxModelError, type ModelDescription, type ModelValueInfo } from './model-session';
 export { MASK_MODEL_FFT_SIZE, MASK_MODEL_HOP, MASK_MODEL_SAMPLE_RATE, MASK_MODEL_SOURCES } from './mask-model';
 export { BUNDLED_MODEL_PATH, bundledEngineSpec } from './bundled-model';
-export { loadRegressionClip, REGRESSION_ENGINES, regressionFloor, separateRegressionClip, type RegressionClip, type RegressionEngine } from './regression-clip';
