@@ -8,6 +8,7 @@
 //   npm run train:separation -- --stage7 [--minutes 45 --out .data/separation-runs/v7]             stage 7, from stage 6's network
 //   npm run train:separation -- --stage8 [--minutes 40 --out .data/separation-runs/v8]             stage 8, from stage 7's network
 //   npm run train:separation -- --stage9 [--minutes 40 --out .data/separation-runs/v9]             stage 9, from stage 8's network
+//   npm run train:separation -- --stage10 [--minutes 40 --out .data/separation-runs/v10]           stage 10, from stage 9's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -33,8 +34,10 @@
 //   with a sixth wide set (88 × 30 s, seed 8; seed 7 is the validation remix's) at its learning rate, 40 minutes.
 // - Stage 9 (--stage9): starts from stage 8's network (tools/separation-model/runs/v8) and trains as stage 8 did
 //   with a seventh wide set (88 × 30 s, seed 9); the same learning rate, minutes and checkpoint rule.
-// Re-measure with `npm run bench:separation` afterwards and update libs/audio/models/stemdeck-masknet.json
-// (figures and regression floors).
+// - Stage 10 (--stage10): starts from stage 9's network (tools/separation-model/runs/v9) and trains as stage 9 did
+//   with an eighth wide set (88 × 30 s, seed 10); the same learning rate, minutes and checkpoint rule.
+// Re-measure with `npm run bench:separation` afterwards, and the regression floors with `npm run bench:floors`;
+// tools/separation-model/card.py writes both into libs/audio/models/stemdeck-masknet.json.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,6 +58,7 @@ const WIDE_SET_5 = { count: 88, seconds: 30, seed: 5, dir: join(ROOT, '.data', '
 const WIDE_SET_6 = { count: 88, seconds: 30, seed: 6, dir: join(ROOT, '.data', 'wide-set-6') };
 const WIDE_SET_8 = { count: 88, seconds: 30, seed: 8, dir: join(ROOT, '.data', 'wide-set-8') };
 const WIDE_SET_9 = { count: 88, seconds: 30, seed: 9, dir: join(ROOT, '.data', 'wide-set-9') };
+const WIDE_SET_10 = { count: 88, seconds: 30, seed: 10, dir: join(ROOT, '.data', 'wide-set-10') };
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 /** The earlier stages' networks as they were committed (the same files, so git stores each once). */
 const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
@@ -65,6 +69,7 @@ const STAGE5_MODEL = join(TOOL, 'runs', 'v5', 'stemdeck-masknet.onnx');
 const STAGE6_MODEL = join(TOOL, 'runs', 'v6', 'stemdeck-masknet.onnx');
 const STAGE7_MODEL = join(TOOL, 'runs', 'v7', 'stemdeck-masknet.onnx');
 const STAGE8_MODEL = join(TOOL, 'runs', 'v8', 'stemdeck-masknet.onnx');
+const STAGE9_MODEL = join(TOOL, 'runs', 'v9', 'stemdeck-masknet.onnx');
 /** The fine-tuning stages: the flag that asks for one, the network it starts from, the sets it trains on, its learning rate, minutes and further train.py options. */
 const FINETUNE = {
   2: { flag: '--finetune', from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
@@ -75,6 +80,7 @@ const FINETUNE = {
   7: { flag: '--stage7', from: STAGE6_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6], lr: '1e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
   8: { flag: '--stage8', from: STAGE7_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] },
   9: { flag: '--stage9', from: STAGE8_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8, WIDE_SET_9], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] },
+  10: { flag: '--stage10', from: STAGE9_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8, WIDE_SET_9, WIDE_SET_10], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] },
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 

@@ -1,9 +1,9 @@
 """Writes libs/audio/models/stemdeck-masknet.json: the run that made the committed model, and regression floors.
 
-  python card.py <run dir> <card.json> '<floors json>' [--stage2|…|--stage9]
+  python card.py <run dir> <card.json> '<floors json>' [--stage2|…|--stage10]
 Floors are what the unit test holds the runner to on libs/audio/models/regression (6 s of a dev song):
 the SDR measured on the exported model minus a margin, per engine and stem — the last line `npm run bench:floors`
-prints once the model is copied into libs/audio/models. With --stage2 … --stage9
+prints once the model is copied into libs/audio/models. With --stage2 … --stage10
 the run is a fine-tuning stage (train.py --resume, a validation set beside dev); the card keeps the earlier
 stages' summaries ("stage1" … the stage before: what the card described before) and describes this run.
 """
@@ -12,7 +12,7 @@ import os
 import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-stage = next((n for n in (9, 8, 7, 6, 5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
+stage = next((n for n in (10, 9, 8, 7, 6, 5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
 finetuned = stage > 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
@@ -41,6 +41,7 @@ card = {
         7: "stage 7, from stage 6's network: stage 6's sets and mixing plus --set wide --count 88 --seconds 30 --seed 6 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
         8: "stage 8, from stage 7's network: stage 7's sets and mixing plus --set wide --count 88 --seconds 30 --seed 8 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
         9: "stage 9, from stage 8's network: stage 8's sets and mixing plus --set wide --count 88 --seconds 30 --seed 9 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
+        10: "stage 10, from stage 9's network: stage 9's sets and mixing plus --set wide --count 88 --seconds 30 --seed 10 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
     }[stage],
     "seed": config.get("seed", 16),
     "hidden": config.get("hidden"),
