@@ -52,36 +52,25 @@ const DEV_DIR = join(ROOT, '.data', 'eval-set');
 const TEMPO_SETS = [1, 2].map((seed) => ({ count: 50, seconds: 20, seed, dir: join(ROOT, '.data', `tempo-set-${seed}`) }));
 const WIDE_SET = { count: 160, seconds: 15, seed: 1, dir: join(ROOT, '.data', 'wide-set-1') };
 const WIDE_VAL = { count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide-set-2') };
-const WIDE_SET_3 = { count: 88, seconds: 30, seed: 3, dir: join(ROOT, '.data', 'wide-set-3') };
-const WIDE_SET_4 = { count: 88, seconds: 30, seed: 4, dir: join(ROOT, '.data', 'wide-set-4') };
-const WIDE_SET_5 = { count: 88, seconds: 30, seed: 5, dir: join(ROOT, '.data', 'wide-set-5') };
-const WIDE_SET_6 = { count: 88, seconds: 30, seed: 6, dir: join(ROOT, '.data', 'wide-set-6') };
-const WIDE_SET_8 = { count: 88, seconds: 30, seed: 8, dir: join(ROOT, '.data', 'wide-set-8') };
-const WIDE_SET_9 = { count: 88, seconds: 30, seed: 9, dir: join(ROOT, '.data', 'wide-set-9') };
-const WIDE_SET_10 = { count: 88, seconds: 30, seed: 10, dir: join(ROOT, '.data', 'wide-set-10') };
+/** The wide sets each later stage adds: 88 songs of 30 s (seed 7 is taken by the validation remix). */
+const wideSet = (seed) => ({ count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide-set-${seed}`) });
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
-/** The earlier stages' networks as they were committed (the same files, so git stores each once). */
-const STAGE1_MODEL = join(TOOL, 'runs', 'v1', 'stemdeck-masknet.onnx');
-const STAGE2_MODEL = join(TOOL, 'runs', 'v2', 'stemdeck-masknet.onnx');
-const STAGE3_MODEL = join(TOOL, 'runs', 'v3', 'stemdeck-masknet.onnx');
-const STAGE4_MODEL = join(TOOL, 'runs', 'v4', 'stemdeck-masknet.onnx');
-const STAGE5_MODEL = join(TOOL, 'runs', 'v5', 'stemdeck-masknet.onnx');
-const STAGE6_MODEL = join(TOOL, 'runs', 'v6', 'stemdeck-masknet.onnx');
-const STAGE7_MODEL = join(TOOL, 'runs', 'v7', 'stemdeck-masknet.onnx');
-const STAGE8_MODEL = join(TOOL, 'runs', 'v8', 'stemdeck-masknet.onnx');
-const STAGE9_MODEL = join(TOOL, 'runs', 'v9', 'stemdeck-masknet.onnx');
+/** An earlier stage's network as it was committed (the same file as the engines loaded then, so git stores each once). */
+const stageModel = (stage) => join(TOOL, 'runs', `v${stage}`, 'stemdeck-masknet.onnx');
 /** The fine-tuning stages: the flag that asks for one, the network it starts from, the sets it trains on, its learning rate, minutes and further train.py options. */
 const FINETUNE = {
-  2: { flag: '--finetune', from: STAGE1_MODEL, wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
-  3: { flag: '--stage3', from: STAGE2_MODEL, wide: [WIDE_SET, WIDE_SET_3], lr: '2.5e-4', minutes: '60' },
-  4: { flag: '--stage4', from: STAGE3_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '1.25e-4', minutes: '45' },
-  5: { flag: '--stage5', from: STAGE4_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4], lr: '2.5e-4', minutes: '50', extra: ['--mixing', '--val-remix', '7'] },
-  6: { flag: '--stage6', from: STAGE5_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5], lr: '1.5e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
-  7: { flag: '--stage7', from: STAGE6_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6], lr: '1e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
-  8: { flag: '--stage8', from: STAGE7_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] },
-  9: { flag: '--stage9', from: STAGE8_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8, WIDE_SET_9], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] },
-  10: { flag: '--stage10', from: STAGE9_MODEL, wide: [WIDE_SET, WIDE_SET_3, WIDE_SET_4, WIDE_SET_5, WIDE_SET_6, WIDE_SET_8, WIDE_SET_9, WIDE_SET_10], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] },
+  2: { flag: '--finetune', from: stageModel(1), wide: [WIDE_SET], lr: '5e-4', minutes: '50' },
+  3: { flag: '--stage3', from: stageModel(2), wide: [WIDE_SET, wideSet(3)], lr: '2.5e-4', minutes: '60' },
+  4: { flag: '--stage4', from: stageModel(3), wide: [WIDE_SET, wideSet(3), wideSet(4)], lr: '1.25e-4', minutes: '45' },
+  5: { flag: '--stage5', from: stageModel(4), wide: [WIDE_SET, wideSet(3), wideSet(4)], lr: '2.5e-4', minutes: '50', extra: ['--mixing', '--val-remix', '7'] },
+  6: { flag: '--stage6', from: stageModel(5), wide: [WIDE_SET, wideSet(3), wideSet(4), wideSet(5)], lr: '1.5e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
+  7: { flag: '--stage7', from: stageModel(6), wide: [WIDE_SET, wideSet(3), wideSet(4), wideSet(5), wideSet(6)], lr: '1e-4', minutes: '45', extra: ['--mixing', '--val-remix', '7'] },
 };
+// Stages 8 on: the stage before's sets plus one more wide set (its seed is the stage's), at stage 7's learning rate
+// for 40 minutes, the songs held as float16.
+for (const stage of [8, 9, 10]) {
+  FINETUNE[stage] = { flag: `--stage${stage}`, from: stageModel(stage - 1), wide: [...FINETUNE[stage - 1].wide, wideSet(stage)], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] };
+}
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 
 function run(command, args, options = {}) {

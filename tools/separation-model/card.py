@@ -27,6 +27,8 @@ if with_val:
     checkpoint["valMeanSdr"] = curves["val_mean"][best]
 if with_remix:
     checkpoint["valRemixedMeanSdr"] = curves["val_remix_mean"][best]
+# The seed of the wide set each stage from 6 on added (seed 7 is the validation remix's).
+LATER_WIDE_SEED = {6: 5, 7: 6, 8: 8, 9: 9, 10: 10}
 card = {
     "model": "stemdeck-masknet",
     "contract": "input magnitude [1,2,T,2049] (|STFT| left, right; 44.1 kHz, sqrt-Hann 4096, hop 1024) -> masks [1,4,T,2049] (vocals, drums, bass, other; softmax)",
@@ -37,12 +39,12 @@ card = {
         3: "stage 3, from stage 2's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 3 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
         4: "stage 4, from stage 3's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 3 and 4 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2",
         5: "stage 5, from stage 4's network: the same sets as stage 4, every stem's mixing varied while training (a pan with probability 0.5, a room with probability 0.3: data.MixAugment); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (every stem panned and given a room, seed 7)",
-        6: "stage 6, from stage 5's network: stage 5's sets and mixing plus --set wide --count 88 --seconds 30 --seed 5 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
-        7: "stage 7, from stage 6's network: stage 6's sets and mixing plus --set wide --count 88 --seconds 30 --seed 6 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
-        8: "stage 8, from stage 7's network: stage 7's sets and mixing plus --set wide --count 88 --seconds 30 --seed 8 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
-        9: "stage 9, from stage 8's network: stage 8's sets and mixing plus --set wide --count 88 --seconds 30 --seed 9 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
-        10: "stage 10, from stage 9's network: stage 9's sets and mixing plus --set wide --count 88 --seconds 30 --seed 10 (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, as made and remixed (seed 7)",
-    }[stage],
+    }.get(stage) or (
+        # Stages 6 on: the stage before's sets and mixing plus one more wide set.
+        f"stage {stage}, from stage {stage - 1}'s network: stage {stage - 1}'s sets and mixing plus --set wide --count 88 --seconds 30 "
+        f"--seed {LATER_WIDE_SEED[stage]} (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, "
+        "as made and remixed (seed 7)"
+    ),
     "seed": config.get("seed", 16),
     "hidden": config.get("hidden"),
     "stepsRun": config.get("steps", curves["step"][-1]),
