@@ -9,6 +9,7 @@
 //   npm run train:separation -- --stage8 [--minutes 40 --out .data/separation-runs/v8]             stage 8, from stage 7's network
 //   npm run train:separation -- --stage9 [--minutes 40 --out .data/separation-runs/v9]             stage 9, from stage 8's network
 //   npm run train:separation -- --stage10 [--minutes 40 --out .data/separation-runs/v10]           stage 10, from stage 9's network
+//   npm run train:separation -- --stage11 [--minutes 40 --out .data/separation-runs/v11]           stage 11, from stage 10's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -36,6 +37,8 @@
 //   with a seventh wide set (88 × 30 s, seed 9); the same learning rate, minutes and checkpoint rule.
 // - Stage 10 (--stage10): starts from stage 9's network (tools/separation-model/runs/v9) and trains as stage 9 did
 //   with an eighth wide set (88 × 30 s, seed 10); the same learning rate, minutes and checkpoint rule.
+// - Stage 11 (--stage11): starts from stage 10's network (tools/separation-model/runs/v10) and trains as stage 10 did
+//   with a ninth wide set (88 × 30 s, seed 11); the same learning rate, minutes and checkpoint rule.
 // Re-measure with `npm run bench:separation` afterwards, and the regression floors with `npm run bench:floors`;
 // tools/separation-model/card.py writes both into libs/audio/models/stemdeck-masknet.json.
 import { spawnSync } from 'node:child_process';
@@ -68,7 +71,7 @@ const FINETUNE = {
 };
 // Stages 8 on: the stage before's sets plus one more wide set (its seed is the stage's), at stage 7's learning rate
 // for 40 minutes, the songs held as float16.
-for (const stage of [8, 9, 10]) {
+for (const stage of [8, 9, 10, 11]) {
   FINETUNE[stage] = { flag: `--stage${stage}`, from: stageModel(stage - 1), wide: [...FINETUNE[stage - 1].wide, wideSet(stage)], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] };
 }
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);

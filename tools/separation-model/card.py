@@ -1,9 +1,9 @@
 """Writes libs/audio/models/stemdeck-masknet.json: the run that made the committed model, and regression floors.
 
-  python card.py <run dir> <card.json> '<floors json>' [--stage2|…|--stage10]
+  python card.py <run dir> <card.json> '<floors json>' [--stage2|…|--stage11]
 Floors are what the unit test holds the runner to on libs/audio/models/regression (6 s of a dev song):
 the SDR measured on the exported model minus a margin, per engine and stem — the last line `npm run bench:floors`
-prints once the model is copied into libs/audio/models. With --stage2 … --stage10
+prints once the model is copied into libs/audio/models. With --stage2 … --stage11
 the run is a fine-tuning stage (train.py --resume, a validation set beside dev); the card keeps the earlier
 stages' summaries ("stage1" … the stage before: what the card described before) and describes this run.
 """
@@ -12,7 +12,7 @@ import os
 import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-stage = next((n for n in (10, 9, 8, 7, 6, 5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
+stage = next((n for n in (11, 10, 9, 8, 7, 6, 5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
 finetuned = stage > 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
@@ -28,7 +28,7 @@ if with_val:
 if with_remix:
     checkpoint["valRemixedMeanSdr"] = curves["val_remix_mean"][best]
 # The seed of the wide set each stage from 6 on added (seed 7 is the validation remix's).
-LATER_WIDE_SEED = {6: 5, 7: 6, 8: 8, 9: 9, 10: 10}
+LATER_WIDE_SEED = {6: 5, 7: 6, 8: 8, 9: 9, 10: 10, 11: 11}
 card = {
     "model": "stemdeck-masknet",
     "contract": "input magnitude [1,2,T,2049] (|STFT| left, right; 44.1 kHz, sqrt-Hann 4096, hop 1024) -> masks [1,4,T,2049] (vocals, drums, bass, other; softmax)",
