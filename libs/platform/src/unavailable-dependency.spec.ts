@@ -1,3 +1,4 @@
+import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { answer, RpcFailure } from './rpc-reply';
 import { DATABASE_UNAVAILABLE, SERVICE_UNAVAILABLE, unavailableDependencyMessage } from './unavailable-dependency';
 
@@ -15,7 +16,7 @@ describe('unavailableDependencyMessage', () => {
     }
   });
 
-  it('reads socket errors, timeouts and NATS no-responders, also as a cause or inside an AggregateError', () => {
+  it('reads socket errors, timeouts and NATS no-responders (also as Nest\'s client reports them), also as a cause or inside an AggregateError', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:19000'), { code: 'ECONNREFUSED' });
     for (const error of [
       refused,
@@ -25,6 +26,7 @@ describe('unavailableDependencyMessage', () => {
       named('NatsError', '503', { code: '503' }),
       named('NatsError', 'TIMEOUT', { code: 'TIMEOUT' }),
       named('NatsError', 'CONNECTION_CLOSED', { code: 'CONNECTION_CLOSED' }),
+      new EmptyResponseException('stemdeck.media.uploads.ingest'),
       'Error: Connection lost. Trying to reconnect...',
     ]) {
       expect(unavailableDependencyMessage(error)).toBe(SERVICE_UNAVAILABLE);

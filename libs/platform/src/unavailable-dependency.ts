@@ -3,6 +3,7 @@
  * provider, a service), as opposed to a fault in the request or the code: such a request answers 503 with a
  * plain message instead of a 500, and the client may try again once the dependency is back.
  */
+import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 
 /** What the driver throws while the database is unreachable or mongoose gave up waiting for it. */
 const DATABASE_ERROR_NAMES = new Set([
@@ -36,6 +37,9 @@ export function unavailableDependencyMessage(error: unknown): string | undefined
     // A service that did not answer in time (rxjs' timeout), or NATS itself away: no responders, a request
     // timeout, a connection closed or lost (a JetStream publish while the server restarts, for instance).
     if (name === 'TimeoutError' || (name === 'NatsError' && typeof code === 'string' && NATS_UNAVAILABLE_CODES.has(code))) return SERVICE_UNAVAILABLE;
+    // Nest's NATS client once the server is back but before the service has subscribed again (NATS's
+    // no-responders answer, an empty message, which the client turns into this exception).
+    if (cause instanceof EmptyResponseException) return SERVICE_UNAVAILABLE;
     // AggregateError (a connection tried on several addresses) carries the socket errors in `errors`.
     const inner = (cause as { errors?: unknown[] }).errors;
     if (Array.isArray(inner) && inner.some((e) => unavailableDependencyMessage(e))) return SERVICE_UNAVAILABLE;
