@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { replyOf } from './media';
+import { eventSubjectOwner, replyOf } from './media';
 import { StemType } from './media';
 import { projectPrefix } from './storage-keys';
 import {
@@ -42,6 +42,8 @@ export const JOBS_CONSUMER = 'jobs-worker';
 /** Job events on the owner's subject; the gateway relays them to the owner's sockets. */
 export const JOB_EVENTS_WILDCARD = 'stemdeck.jobs.events.>';
 export const jobEventSubject = (ownerId: string): string => `stemdeck.jobs.events.${Buffer.from(ownerId).toString('hex')}`;
+/** The owner a job event subject names, or null for a subject of another shape. */
+export const jobEventOwner = (subject: string): string | null => eventSubjectOwner(subject, 'jobs', 0);
 
 export const MasterType = z.enum(MASTER_TYPES);
 export type MasterType = z.infer<typeof MasterType>;

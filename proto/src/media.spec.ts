@@ -1,3 +1,4 @@
+import { JOB_EVENTS_WILDCARD, jobEventOwner, jobEventSubject } from './jobs';
 import { MEDIA_EVENTS_WILDCARD, mediaEventOwner, mediaEventSubject, PROJECT_DELETED_EVENTS } from './media';
 
 /** NATS's matching: `*` is one token, `>` the rest (one token or more). */
@@ -32,5 +33,19 @@ describe('media event subjects', () => {
     expect(mediaEventOwner('stemdeck.media.events.zz.stem_updated')).toBeNull();
     expect(mediaEventOwner('stemdeck.jobs.events.75.job_done')).toBeNull();
     expect(mediaEventOwner(`stemdeck.media.events.${Buffer.from('u').toString('hex')}.a.b`)).toBeNull();
+  });
+});
+
+describe('job event subjects', () => {
+  it('name the owner and give the owner back', () => {
+    const subject = jobEventSubject('user-1@realm');
+    expect(subjectMatches(JOB_EVENTS_WILDCARD, subject)).toBe(true);
+    expect(jobEventOwner(subject)).toBe('user-1@realm');
+  });
+
+  it('give no owner for a subject of another shape', () => {
+    expect(jobEventOwner('stemdeck.jobs.events.zz')).toBeNull();
+    expect(jobEventOwner(`${jobEventSubject('u')}.job_done`)).toBeNull();
+    expect(jobEventOwner(mediaEventSubject('u', 'stem_updated'))).toBeNull();
   });
 });

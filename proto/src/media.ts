@@ -38,12 +38,17 @@ export const mediaEventSubject = (ownerId: string, type: MediaEvent['type']): st
   `stemdeck.media.events.${Buffer.from(ownerId).toString('hex')}.${type}`;
 /** Every owner's `project_deleted` and nothing else. */
 export const PROJECT_DELETED_EVENTS = 'stemdeck.media.events.*.project_deleted';
-/** The owner an event subject names, or null for a subject of another shape. */
-export function mediaEventOwner(subject: string): string | null {
+/**
+ * The owner a per-owner event subject names (`stemdeck.<service>.events.<owner, hex>` and `tail` more tokens), or
+ * null for a subject of another shape.
+ */
+export function eventSubjectOwner(subject: string, service: string, tail: number): string | null {
   const parts = subject.split('.');
-  if (parts.length !== 5 || parts[0] !== 'stemdeck' || parts[1] !== 'media' || parts[2] !== 'events' || !/^(?:[0-9a-f]{2})+$/.test(parts[3]!)) return null;
+  if (parts.length !== 4 + tail || parts[0] !== 'stemdeck' || parts[1] !== service || parts[2] !== 'events' || !/^(?:[0-9a-f]{2})+$/.test(parts[3]!)) return null;
   return Buffer.from(parts[3]!, 'hex').toString();
 }
+/** The owner a media event subject names, or null for a subject of another shape. */
+export const mediaEventOwner = (subject: string): string | null => eventSubjectOwner(subject, 'media', 1);
 
 export const StemType = z.enum(STEM_TYPES);
 export type StemType = z.infer<typeof StemType>;

@@ -1,5 +1,5 @@
 import { LiveServerMessage, type MediaEvent, mediaEventSubject, type StemRecord } from '@stemdeck/proto';
-import { ownersWithSockets, toLiveMessage } from './media-events.relay';
+import { toLiveMessage } from './media-events.relay';
 
 const record: StemRecord = {
   id: 'p1-fast-vocals',
@@ -44,19 +44,5 @@ describe('toLiveMessage', () => {
     const message = toLiveMessage(event);
     expect(message).toEqual(expected);
     expect(LiveServerMessage.safeParse(message).success).toBe(true);
-  });
-});
-
-describe('ownersWithSockets', () => {
-  const accepts = ownersWithSockets({ hasSockets: (userId) => userId === 'here' });
-
-  it("reads the events of owners with a socket on this replica and passes by everyone else's", () => {
-    expect(accepts(mediaEventSubject('here', 'stem_updated'))).toBe(true);
-    expect(accepts(mediaEventSubject('elsewhere', 'stem_updated'))).toBe(false);
-    expect(accepts(mediaEventSubject('elsewhere', 'project_deleted'))).toBe(false);
-  });
-
-  it('reads a subject it cannot name an owner in (checked and handled as before)', () => {
-    expect(accepts('stemdeck.media.events.not-hex.stem_updated')).toBe(true);
   });
 });

@@ -4,6 +4,7 @@ import { LiveServerMessage, MEDIA_EVENTS_WILDCARD, MediaEvent, mediaEventOwner }
 import { GATEWAY_CONFIG, GatewayConfig } from '../config';
 import { withStemUrl } from '../stems/stem-url';
 import { LiveHub } from './live.hub';
+import { ownersWithSockets } from './owners-with-sockets';
 
 /** A media event as the owner's sockets get it: without the owner, stems with the gateway's urls. */
 export function toLiveMessage(event: MediaEvent): LiveServerMessage {
@@ -21,17 +22,6 @@ export function toLiveMessage(event: MediaEvent): LiveServerMessage {
     }
   }
 }
-
-/**
- * Every replica hears every owner's events: one for an owner with no socket on this replica is passed by on its
- * subject, unread (a subject of another shape is read, as before).
- */
-export const ownersWithSockets =
-  (hub: Pick<LiveHub, 'hasSockets'>) =>
-  (subject: string): boolean => {
-    const owner = mediaEventOwner(subject);
-    return owner === null || hub.hasSockets(owner);
-  };
 
 /**
  * Fans the media service's events out to the owner's open sockets: separation (`stems_queued`, `stems_progress`,
@@ -55,7 +45,7 @@ export class MediaEventsRelay implements OnApplicationBootstrap, OnApplicationSh
       MEDIA_EVENTS_WILDCARD,
       MediaEvent,
       (event) => this.hub.sendToUser(event.ownerId, toLiveMessage(event), event.type === 'stem_updated' ? event.origin : null),
-      ownersWithSockets(this.hub),
+      ownersWithSockets(this.hub, mediaEventOwner),
     );
   }
 
