@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { eventSubjectOwner, replyOf } from './media';
-import { StemType } from './media';
+import { eventSubjectOwner, replyOf, StemType } from './media';
 import { projectPrefix } from './storage-keys';
 import {
   ENHANCEMENTS,
