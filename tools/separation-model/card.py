@@ -1,18 +1,20 @@
 """Writes libs/audio/models/stemdeck-masknet.json: the run that made the committed model, and regression floors.
 
-  python card.py <run dir> <card.json> '<floors json>' [--stage2|…|--stage11]
+  python card.py <run dir> <card.json> '<floors json>' [--stageN]
 Floors are what the unit test holds the runner to on libs/audio/models/regression (6 s of a dev song):
 the SDR measured on the exported model minus a margin, per engine and stem — the last line `npm run bench:floors`
-prints once the model is copied into libs/audio/models. With --stage2 … --stage11
+prints once the model is copied into libs/audio/models. With --stageN (N ≥ 2)
 the run is a fine-tuning stage (train.py --resume, a validation set beside dev); the card keeps the earlier
 stages' summaries ("stage1" … the stage before: what the card described before) and describes this run.
 """
 import json
 import os
+import re
 import sys
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-stage = next((n for n in (11, 10, 9, 8, 7, 6, 5, 4, 3, 2) if f"--stage{n}" in sys.argv), 1)
+# The stage a --stageN flag names (the latest if several), stage 1 without one.
+stage = max((int(a[len("--stage"):]) for a in sys.argv[1:] if re.fullmatch(r"--stage\d+", a)), default=1)
 finetuned = stage > 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
@@ -27,8 +29,9 @@ if with_val:
     checkpoint["valMeanSdr"] = curves["val_mean"][best]
 if with_remix:
     checkpoint["valRemixedMeanSdr"] = curves["val_remix_mean"][best]
-# The seed of the wide set each stage from 6 on added (seed 7 is the validation remix's).
-LATER_WIDE_SEED = {6: 5, 7: 6, 8: 8, 9: 9, 10: 10, 11: 11}
+# The seed of the wide set each stage from 6 on added: 5 and 6 for stages 6 and 7, then the stage's own number
+# (seed 7 is the validation remix's), as the training script's wideSet(stage).
+later_wide_seed = {6: 5, 7: 6}.get(stage, stage)
 card = {
     "model": "stemdeck-masknet",
     "contract": "input magnitude [1,2,T,2049] (|STFT| left, right; 44.1 kHz, sqrt-Hann 4096, hop 1024) -> masks [1,4,T,2049] (vocals, drums, bass, other; softmax)",
@@ -42,7 +45,7 @@ card = {
     }.get(stage) or (
         # Stages 6 on: the stage before's sets and mixing plus one more wide set.
         f"stage {stage}, from stage {stage - 1}'s network: stage {stage - 1}'s sets and mixing plus --set wide --count 88 --seconds 30 "
-        f"--seed {LATER_WIDE_SEED[stage]} (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, "
+        f"--seed {later_wide_seed} (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, "
         "as made and remixed (seed 7)"
     ),
     "seed": config.get("seed", 16),
