@@ -36,7 +36,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       setupFilesAfterEnv: ['<rootDir>/test/support/dom-async-timeout.ts'],
-      testMatch: ['<rootDir>/{proto,libs,services,tools}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}', '<rootDir>/test/deploy/**/*.spec.ts'],
+      testMatch: ['<rootDir>/{proto,libs,services,tools,bench}/**/src/**/*.spec.ts', '<rootDir>/frontend/src/**/*.spec.{ts,tsx}', '<rootDir>/test/deploy/**/*.spec.ts'],
     },
     { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts', '<rootDir>/test/deploy/**/*.int-spec.ts'] },
     { ...shared, displayName: 'e2e', setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'], testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },

@@ -10,6 +10,7 @@
 //   npm run train:separation -- --stage9 [--minutes 40 --out .data/separation-runs/v9]             stage 9, from stage 8's network
 //   npm run train:separation -- --stage10 [--minutes 40 --out .data/separation-runs/v10]           stage 10, from stage 9's network
 //   npm run train:separation -- --stage11 [--minutes 40 --out .data/separation-runs/v11]           stage 11, from stage 10's network
+//   npm run train:separation -- --stage12 [--minutes 40 --out .data/separation-runs/v12]           stage 12, from stage 11's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -39,6 +40,12 @@
 //   with an eighth wide set (88 × 30 s, seed 10); the same learning rate, minutes and checkpoint rule.
 // - Stage 11 (--stage11): starts from stage 10's network (tools/separation-model/runs/v10) and trains as stage 10 did
 //   with a ninth wide set (88 × 30 s, seed 11); the same learning rate, minutes and checkpoint rule.
+// - Stage 12 (--stage12): starts from stage 11's network (tools/separation-model/runs/v11) and trains on a second
+//   training family (--set wide2: freepats played by timidity, the avldrums kits, festival's speakers; sources
+//   that are neither development, held-out nor the first wide family's), three sets of 88 × 30 s (seeds 1, 3 and
+//   4), beside the tempo sets, the first wide set and the three latest of the first family (seeds 9–11): the
+//   first family's sets 3–8 give way in memory. The checkpoint is chosen as before, with the validation being
+//   the first family's (seed 2) and the second's (8 × 20 s, seed 2) together; the same learning rate and minutes.
 // Re-measure with `npm run bench:separation` afterwards, and the regression floors with `npm run bench:floors`;
 // tools/separation-model/card.py writes both into libs/audio/models/stemdeck-masknet.json.
 import { spawnSync } from 'node:child_process';
@@ -57,6 +64,9 @@ const WIDE_SET = { count: 160, seconds: 15, seed: 1, dir: join(ROOT, '.data', 'w
 const WIDE_VAL = { count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide-set-2') };
 /** The wide sets each later stage adds: 88 songs of 30 s (seed 7 is taken by the validation remix). */
 const wideSet = (seed) => ({ count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide-set-${seed}`) });
+/** The second training family's sets (`--set wide2`): 88 songs of 30 s, and its validation set (seed 2). */
+const wide2Set = (seed) => ({ family: 'wide2', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide2-set-${seed}`) });
+const WIDE2_VAL = { family: 'wide2', count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide2-set-2') };
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 /** An earlier stage's network as it was committed (the same file as the engines loaded then, so git stores each once). */
 const stageModel = (stage) => join(TOOL, 'runs', `v${stage}`, 'stemdeck-masknet.onnx');
@@ -74,6 +84,15 @@ const FINETUNE = {
 for (const stage of [8, 9, 10, 11]) {
   FINETUNE[stage] = { flag: `--stage${stage}`, from: stageModel(stage - 1), wide: [...FINETUNE[stage - 1].wide, wideSet(stage)], lr: '1e-4', minutes: '40', extra: ['--mixing', '--val-remix', '7', '--half-storage'] };
 }
+FINETUNE[12] = {
+  flag: '--stage12',
+  from: stageModel(11),
+  wide: [WIDE_SET, wideSet(9), wideSet(10), wideSet(11), wide2Set(1), wide2Set(3), wide2Set(4)],
+  val: [WIDE_VAL, WIDE2_VAL],
+  lr: '1e-4',
+  minutes: '40',
+  extra: ['--mixing', '--val-remix', '7', '--half-storage'],
+};
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 
 function run(command, args, options = {}) {
@@ -99,15 +118,15 @@ run('npx', ['tsc', '-b', 'bench']);
 run(process.execPath, ['bench/dist/eval-set/generate.js']);
 const forwarded = passed.filter((_, i) => passed[i] !== '--out' && passed[i - 1] !== '--out' && !STAGE_FLAGS.includes(passed[i]));
 if (stage > 1) {
-  const { from, wide, lr, minutes, extra = [] } = FINETUNE[stage];
+  const { from, wide, val = [WIDE_VAL], lr, minutes, extra = [] } = FINETUNE[stage];
   run('bash', [join(ROOT, 'scripts', 'provision-training.sh')]);
   for (const set of TEMPO_SETS) generate('tempo', set);
-  for (const set of [...wide, WIDE_VAL]) generate('wide', set);
+  for (const set of [...wide, ...val]) generate(set.family ?? 'wide', set);
   mkdirSync(out, { recursive: true });
   const start = join(out, 'start.npz');
   run(PY, [join(TOOL, 'onnx_to_params.py'), from, start], { cwd: TOOL });
   const train = [...TEMPO_SETS, ...wide].map((set) => set.dir).join(',');
-  run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', WIDE_VAL.dir, '--resume', start, '--lr', lr, '--minutes', minutes, '--out', out, ...extra, ...forwarded], { cwd: TOOL });
+  run(PY, [join(TOOL, 'train.py'), '--train', train, '--dev', DEV_DIR, '--val', val.map((set) => set.dir).join(','), '--resume', start, '--lr', lr, '--minutes', minutes, '--out', out, ...extra, ...forwarded], { cwd: TOOL });
 } else {
   generate('train', TRAIN_SET);
   run(PY, [join(TOOL, 'train.py'), '--train', TRAIN_DIR, '--dev', DEV_DIR, '--out', out, ...forwarded], { cwd: TOOL });

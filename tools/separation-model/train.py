@@ -27,7 +27,7 @@ def parse_args():
     p = argparse.ArgumentParser()
     p.add_argument("--train", required=True, help="generated training sets, comma-separated (bench/src/eval-set --set train|tempo|wide)")
     p.add_argument("--dev", required=True, help="the dev eval set (checkpoint choice and curves)")
-    p.add_argument("--val", default=None, help="a validation set from a training family (not held-out); its mean SDR is averaged with dev's for the checkpoint choice")
+    p.add_argument("--val", default=None, help="validation sets from the training families (not held-out), comma-separated; the mean SDR over all their excerpts is averaged with dev's for the checkpoint choice")
     p.add_argument("--out", required=True)
     p.add_argument("--hidden", type=int, default=192)
     p.add_argument("--batch", type=int, default=12)
@@ -180,7 +180,7 @@ def main():
     dev_tracks = data.load_set(args.dev, limit=args.dev_tracks)
     n = int(args.dev_seconds * M.SAMPLE_RATE)
     dev = data.excerpts(dev_tracks, n)
-    val = data.excerpts(data.load_set(args.val, limit=args.dev_tracks), n) if args.val else []
+    val = [e for root in args.val.split(",") for e in data.excerpts(data.load_set(root, limit=args.dev_tracks), n)] if args.val else []
     val_remix = data.remixed(val, args.val_remix) if val and args.val_remix is not None else []
     print(f"loaded {len(train)} training songs, {len(dev)} dev, {len(val)} validation and {len(val_remix)} remixed validation excerpts in {time.time() - t0:.0f}s", flush=True)
 

@@ -39,6 +39,11 @@ export interface SourceFamily {
   /** Bump whenever the family's bytes would change. */
   generatorVersion: number;
   drumSoundfont(kit: number): string;
+  /**
+   * Drum sources that hold one kit as their only preset (bank 0, program 0) instead of bank-128 kits on
+   * channel 10: the drum part is moved to the first channel to play them.
+   */
+  presetKits?: readonly string[];
   melodicSoundfonts: readonly string[];
   /** General MIDI voice patches that sing the 'soundfont' vocals. */
   voicePatches: readonly { program: number; name: string }[];
@@ -109,8 +114,9 @@ export async function generateFamilyTrack(spec: FamilyTrackSpec, outDir: string,
       await fs.writeFile(midiPath, writeMidiFile(song));
       return renderMidiStem(midiPath, path.join(dir, `.${name}.render.wav`), SAMPLE_RATE, frames, { soundfont, reverb });
     });
+  const drumSong = family.presetKits?.includes(soundfonts.drums) ? onPresetKit(drums) : drums;
   const rendered = Promise.all([
-    render('drums', drums, soundfonts.drums),
+    render('drums', drumSong, soundfonts.drums),
     render('bass', bass, soundfonts.bass),
     render('other', accompaniment.song, soundfonts.other),
   ]);
@@ -174,6 +180,17 @@ export async function generateFamilyTrack(spec: FamilyTrackSpec, outDir: string,
   };
   await fs.writeFile(path.join(dir, META_FILE), JSON.stringify(meta, null, 2) + '\n');
   return meta;
+}
+
+/** The drum part on channel 1 with program 0 of bank 0, for a kit that is its file's one preset. */
+function onPresetKit(song: MidiSong): MidiSong {
+  const [drums] = song.channels;
+  return {
+    ...song,
+    channels: [{ ...drums, channel: 0, program: 0, bank: 0 }],
+    notes: song.notes.map((n) => ({ ...n, channel: 0 })),
+    controls: song.controls?.map((c) => ({ ...c, channel: 0 })),
+  };
 }
 
 function toSeconds(notes: VocalNote[], plan: SongPlan) {

@@ -5,6 +5,7 @@
  *   node bench/dist/eval-set/generate.js --set tempo --count N --seconds S --seed K [--out <dir>]
  *   node bench/dist/eval-set/generate.js --set heldout --seed K [--out <dir>]   (a new held-out set drawn from K)
  *   node bench/dist/eval-set/generate.js --set wide --count N --seconds S --seed K [--out <dir>]   (training only: the wide family)
+ *   node bench/dist/eval-set/generate.js --set wide2 --count N --seconds S --seed K [--out <dir>]  (training only: the second family)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
  * generator version is left alone. Deterministic: the same bytes on every run (seeded PRNG,
  * fluidsynth without randomness).
@@ -21,6 +22,7 @@ import {
   defaultHeldoutSetDir,
   defaultTempoSetDir,
   defaultTrainSetDir,
+  defaultWide2SetDir,
   defaultWideSetDir,
   INDEX_FILE,
   META_FILE,
@@ -34,9 +36,10 @@ import { generateTrack, SAMPLE_RATE, type RenderSlot } from './track';
 import { tuningCatalog } from './tuning/catalog';
 import { wideCatalog, type WideTrackSpec } from './wide/catalog';
 import { missingWideTools, WIDE_FAMILY, WIDE_GENERATOR_VERSION } from './wide/family';
+import { missingWide2Tools, prepareWide2Family, WIDE2_FAMILY, WIDE2_GENERATOR_VERSION } from './wide2/family';
 import { generateFamilyTrack } from './family-track';
 
-const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide'] as const;
+const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2'] as const;
 type SetChoice = (typeof SET_CHOICES)[number];
 
 interface Plan {
@@ -112,16 +115,18 @@ function parseArgs(argv: string[]): Plan {
       const seed = seedOf(argv);
       return { ...devFamily, indexSet: 'tempo', tracks: tuningCatalog(count, seconds, seed), out: outOr(defaultTempoSetDir(seed)), seed };
     }
-    case 'wide': {
+    case 'wide':
+    case 'wide2': {
       const count = positiveNumber(argv, '--count', 120, true);
       const seconds = positiveNumber(argv, '--seconds', 15, false);
       const seed = seedOf(argv);
+      const first = set === 'wide';
       return {
-        indexSet: 'wide',
-        version: WIDE_GENERATOR_VERSION,
-        tracks: wideCatalog(count, seconds, seed),
-        generate: (spec, outDir, slot) => generateFamilyTrack(spec as WideTrackSpec, outDir, slot, WIDE_FAMILY),
-        out: outOr(defaultWideSetDir(seed)),
+        indexSet: set,
+        version: first ? WIDE_GENERATOR_VERSION : WIDE2_GENERATOR_VERSION,
+        tracks: wideCatalog(count, seconds, seed, set),
+        generate: (spec, outDir, slot) => generateFamilyTrack(spec as WideTrackSpec, outDir, slot, first ? WIDE_FAMILY : WIDE2_FAMILY),
+        out: outOr(first ? defaultWideSetDir(seed) : defaultWide2SetDir(seed)),
         force,
         seed,
       };
@@ -152,6 +157,11 @@ async function main(): Promise<void> {
   if (set === 'wide') {
     const missing = missingWideTools();
     if (missing.length > 0) throw new Error(`the wide training set needs ${missing.join(', ')}; scripts/provision-training.sh (run by npm run train:separation -- --finetune) installs them`);
+  }
+  if (set === 'wide2') {
+    const missing = missingWide2Tools();
+    if (missing.length > 0) throw new Error(`the second training family needs ${missing.join(', ')}; scripts/provision-training.sh (run by npm run train:separation -- --stage12) installs them`);
+    await prepareWide2Family();
   }
   if (!args.force && isComplete(args)) {
     console.log(`eval set (${set}, v${args.version}) already complete in ${args.out}; nothing to do (--force regenerates)`);

@@ -16,6 +16,9 @@ export function defaultHeldoutSetDir(seed: number | undefined): string {
 export function defaultWideSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `wide-set-${seed}`);
 }
+export function defaultWide2SetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `wide2-set-${seed}`);
+}
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
 }
@@ -75,7 +78,7 @@ export interface HeldoutSources {
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide';
+  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2';
   /** Training and tempo tuning sets, and a re-drawn held-out set: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;

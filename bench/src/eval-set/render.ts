@@ -25,9 +25,10 @@ export const DEV_RENDER: StemRenderOptions = {
 };
 
 /**
- * Renders one stem's MIDI file with fluidsynth (offline, float WAV) and fits it to exactly
- * `frames` samples. Each stem is rendered alone, so its reverb tail belongs to it: the
- * ground truth stays exact. Chorus is off; the reverb is a small room unless told otherwise.
+ * Renders one stem's MIDI file with fluidsynth (offline, float WAV) — or, when `soundfont` is a TiMidity++
+ * configuration (`.cfg`, GUS patches), with timidity — and fits it to exactly `frames` samples. Each stem is
+ * rendered alone, so its reverb tail belongs to it: the ground truth stays exact. Chorus is off; the reverb
+ * is a small room unless told otherwise.
  */
 export async function renderMidiStem(
   midiPath: string,
@@ -36,6 +37,7 @@ export async function renderMidiStem(
   frames: number,
   { soundfont, reverb }: StemRenderOptions = DEV_RENDER,
 ): Promise<StereoAudio> {
+  if (soundfont.endsWith('.cfg')) return renderWithTimidity(midiPath, wavPath, sampleRate, frames, { soundfont, reverb });
   const args = [
     '-ni',
     '-q',
@@ -58,6 +60,22 @@ export async function renderMidiStem(
   const audio = decodeWav(await fs.readFile(wavPath));
   await fs.rm(wavPath, { force: true });
   if (audio.sampleRate !== sampleRate) throw new Error(`fluidsynth wrote ${audio.sampleRate} Hz, wanted ${sampleRate}`);
+  return fitLength(audio, frames);
+}
+
+/**
+ * timidity's own synthesis (its envelopes, resampling and Freeverb; only the reverb level can be set from the
+ * command line), 24-bit. Voice reduction is off, but timidity still switches interpolation by its audio queue now
+ * and then, so two renders of one file can differ by about −70 dB (measured); the stems and the mixture written
+ * from one render stay exact.
+ */
+async function renderWithTimidity(midiPath: string, wavPath: string, sampleRate: number, frames: number, { soundfont, reverb }: StemRenderOptions): Promise<StereoAudio> {
+  const level = Math.max(1, Math.min(127, Math.round(reverb.level * 127)));
+  const args = ['-c', soundfont, '-Ow', '--output-24bit', '--output-stereo', '-s', String(sampleRate), '-EFns=0', `--reverb=f,${level}`, '--chorus=d', '-k', '0', '--no-polyphony-reduction', '-p', '256', '-o', wavPath, midiPath];
+  await run('timidity', args);
+  const audio = decodeWav(await fs.readFile(wavPath));
+  await fs.rm(wavPath, { force: true });
+  if (audio.sampleRate !== sampleRate) throw new Error(`timidity wrote ${audio.sampleRate} Hz, wanted ${sampleRate}`);
   return fitLength(audio, frames);
 }
 

@@ -10,22 +10,26 @@ export interface WideTrackSpec extends FamilyTrackSpec {
 
 /** Vocal kinds in turn: formant singers most, then voice patches, rapped and spoken lines. */
 const VOCALS: VocalKind[] = ['formant', 'soundfont', 'formant', 'rapped', 'formant', 'soundfont', 'spoken', 'formant'];
+/** The second family has one voice patch, so it sings with it half as often and speaks more. */
+const WIDE2_VOCALS: VocalKind[] = ['formant', 'rapped', 'formant', 'soundfont', 'formant', 'spoken', 'rapped', 'formant'];
 const STYLES: (StyleName | TuningStyleName)[] = [...STYLE_NAMES, ...TUNING_STYLE_NAMES];
 
 /**
  * `count` songs of `seconds` each (`--set wide`) for training only: the development styles and the tuning
  * grooves in turn, at a tempo within the range each is played at, tonic and mode drawn, the vocal kinds in
- * turn, every song played and sung by the wide family's sources (family.ts). Song n is the same whatever
- * `count` is.
+ * turn, every song played and sung by the wide family's sources (family.ts), or with `wide2` (`--set wide2`)
+ * by the second family's (wide2/family.ts; ids `wide2-<seed>-nnnn`, so its songs differ from the first's).
+ * Song n is the same whatever `count` is.
  */
-export function wideCatalog(count: number, seconds: number, seed: number): WideTrackSpec[] {
+export function wideCatalog(count: number, seconds: number, seed: number, family: 'wide' | 'wide2' = 'wide'): WideTrackSpec[] {
   const turns = new Map<string, number>();
+  const vocals = family === 'wide' ? VOCALS : WIDE2_VOCALS;
   return Array.from({ length: count }, (_, i) => {
-    const id = `wide-${seed}-${String(i + 1).padStart(4, '0')}`;
+    const id = `${family}-${seed}-${String(i + 1).padStart(4, '0')}`;
     const draw = new Rng(hashSeed(`stemdeck-wide-${id}`));
     const style = STYLES[(i + seed) % STYLES.length];
     const [low, high] = playedBpm(style);
-    const vocal = VOCALS[i % VOCALS.length];
+    const vocal = vocals[i % vocals.length];
     const kind = vocal === 'rapped' ? 'spoken' : vocal;
     const vocalTurn = turns.get(kind) ?? 0;
     turns.set(kind, vocalTurn + 1);

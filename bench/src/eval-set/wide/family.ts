@@ -62,7 +62,7 @@ function fliteSpeaker(turn: number): Speaker {
  * A singer drawn for the track: the development formant tables of a voice type scaled as a longer or shorter
  * vocal tract, with bandwidths, vibrato, brightness, breathiness and register drawn from wide ranges.
  */
-function drawnSinger(rng: Rng): VoiceCharacter {
+export function drawnSinger(rng: Rng): VoiceCharacter {
   const rangeCentre = rng.int(46, 67);
   const type = rangeCentre < 57 ? 'male' : 'female';
   const tract = rng.range(0.86, 1.16);
