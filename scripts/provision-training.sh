@@ -13,9 +13,4 @@ for pkg in timidity freepats avldrums.lv2-soundfont festival festvox-kdlpc16k fe
   festvox-italp16k festvox-suopuhe-lj festvox-suopuhe-mv festvox-ru festvox-czech-dita festvox-us-slt-hts; do
   installed "$pkg" || need_apt+=("$pkg")
 done
-if [ ${#need_apt[@]} -gt 0 ]; then
-  printf '[provision-training] apt-get install %s\n' "${need_apt[*]}" >&2
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
+[ ${#need_apt[@]} -eq 0 ] || bash "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh" provision-training "${need_apt[@]}"

@@ -25,12 +25,7 @@ command -v fluidsynth >/dev/null 2>&1 || need_apt+=(fluidsynth)
 [ -f /usr/share/sounds/sf2/TimGM6mb.sf2 ] || need_apt+=(timgm6mb-soundfont)
 [ -f /usr/share/sounds/sf3/MuseScore_General_Lite.sf3 ] || need_apt+=(musescore-general-soundfont-small)
 command -v espeak-ng >/dev/null 2>&1 || need_apt+=(espeak-ng)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  log "apt-get install ${need_apt[*]}"
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
+[ ${#need_apt[@]} -eq 0 ] || bash "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh" provision "${need_apt[@]}"
 
 # What the build changes in FerretDB's source, named in its stamp so that a binary built before a change is rebuilt.
 FERRETDB_LOCAL="sqlite-id-index+serial-writes"
