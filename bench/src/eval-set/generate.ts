@@ -7,7 +7,7 @@
  *   node bench/dist/eval-set/generate.js --set wide --count N --seconds S --seed K [--out <dir>]   (training only: the wide family)
  *   node bench/dist/eval-set/generate.js --set wide2 --count N --seconds S --seed K [--out <dir>]  (training only: the second family)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
- * generator version is left alone. Deterministic: the same bytes on every run (seeded PRNG,
+ * generator version is left alone, and the tracks a cut-off run finished are kept (--force redoes everything). Deterministic: the same bytes on every run (seeded PRNG,
  * fluidsynth without randomness).
  */
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
@@ -147,6 +147,22 @@ function isComplete(plan: Plan): boolean {
   );
 }
 
+/**
+ * A track a run that died midway finished already (its meta.json, of this generator version and length, is
+ * written after its five WAVs), kept as it is; without --force the run goes on from there.
+ */
+function finishedTrack(plan: Plan, spec: TrackSpec): EvalTrackMeta | undefined {
+  const dir = path.join(plan.out, spec.id);
+  if (![META_FILE, MIXTURE_FILE, ...STEM_TYPES.map(stemFile)].every((f) => existsSync(path.join(dir, f)))) return undefined;
+  let meta: EvalTrackMeta;
+  try {
+    meta = JSON.parse(readFileSync(path.join(dir, META_FILE), 'utf8')) as EvalTrackMeta;
+  } catch {
+    return undefined; // cut off while it was written
+  }
+  return meta.id === spec.id && meta.generatorVersion === plan.version && meta.durationSeconds === spec.durationSeconds ? meta : undefined;
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const { indexSet: set, tracks } = args;
@@ -178,6 +194,11 @@ async function main(): Promise<void> {
   const queue = [...tracks];
   const worker = async () => {
     for (let spec = queue.shift(); spec; spec = queue.shift()) {
+      const kept = args.force ? undefined : finishedTrack(args, spec);
+      if (kept) {
+        metas.push(kept);
+        continue;
+      }
       const t0 = process.hrtime.bigint();
       await fs.rm(path.join(args.out, spec.id), { recursive: true, force: true });
       const meta = await args.generate(spec, args.out, slot);
