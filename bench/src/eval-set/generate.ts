@@ -7,8 +7,9 @@
  *   node bench/dist/eval-set/generate.js --set wide --count N --seconds S --seed K [--out <dir>]   (training only: the wide family)
  *   node bench/dist/eval-set/generate.js --set wide2 --count N --seconds S --seed K [--out <dir>]  (training only: the second family)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
- * generator version is left alone, and the tracks a cut-off run finished are kept (--force redoes everything). Deterministic: the same bytes on every run (seeded PRNG,
- * fluidsynth without randomness).
+ * generator version is left alone, and the tracks a cut-off run finished are kept (--force redoes everything).
+ * Deterministic: the same bytes on every run (seeded PRNG, fluidsynth without randomness), except the second
+ * training family's timidity renders, which can differ by about −70 dB from one run to the next (render.ts).
  */
 import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
