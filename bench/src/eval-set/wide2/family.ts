@@ -26,15 +26,20 @@ export const WIDE2_GENERATOR_VERSION = 1;
 
 /**
  * timidity reads Debian's default configuration (FluidR3, the development soundfont) before the one it is
- * given, so an instrument freepats lacks would sound from FluidR3. The configuration written here names every program of
- * bank 0 and every note of every drum set, each missing one taken from the nearest freepats patch (a program
- * from its own General MIDI family of eight where it has one), so nothing falls through.
+ * given, so an instrument freepats lacks would sound from FluidR3. The configuration written here names every
+ * program of bank 0 and every note of every drum set, each missing one taken from the nearest freepats patch (a
+ * program from its own General MIDI family of eight where it has one), so nothing falls through.
  */
 export const FREEPATS_FULL_CFG = path.join(os.tmpdir(), `stemdeck-freepats-full-v${WIDE2_GENERATOR_VERSION}.cfg`);
 
-/** Writes FREEPATS_FULL_CFG (idempotent; its content depends only on Debian's freepats.cfg). */
+/**
+ * Writes FREEPATS_FULL_CFG (idempotent; its content depends only on Debian's freepats.cfg), by a rename, so a
+ * timidity of another generator running beside this one never reads half of it.
+ */
 export async function prepareWide2Family(): Promise<void> {
-  await fs.writeFile(FREEPATS_FULL_CFG, freepatsFullConfig(readFileSync(FREEPATS_CFG, 'utf8')));
+  const partial = `${FREEPATS_FULL_CFG}.${process.pid}`;
+  await fs.writeFile(partial, freepatsFullConfig(readFileSync(FREEPATS_CFG, 'utf8')));
+  await fs.rename(partial, FREEPATS_FULL_CFG);
 }
 
 /** Original lines for the second family's spoken and rapped vocals (neither the held-out nor the first family's). */
