@@ -11,6 +11,7 @@
 //   npm run train:separation -- --stage10 [--minutes 40 --out .data/separation-runs/v10]           stage 10, from stage 9's network
 //   npm run train:separation -- --stage11 [--minutes 40 --out .data/separation-runs/v11]           stage 11, from stage 10's network
 //   npm run train:separation -- --stage12 [--minutes 40 --out .data/separation-runs/v12]           stage 12, from stage 11's network
+//   npm run train:separation -- --stage13 [--minutes 40 --out .data/separation-runs/v13]           stage 13, from stage 12's network
 // Steps: a Python virtual environment with tools/separation-model/requirements.txt (.tools/train-venv),
 // the dev eval set and the training sets from the project's own generator (bench/src/eval-set), training
 // (train.py), then the ONNX export to libs/audio/models/stemdeck-masknet.onnx. The held-out sets are never read.
@@ -46,6 +47,11 @@
 //   4), beside the tempo sets, the first wide set and the three latest of the first family (seeds 9–11): the
 //   first family's sets 3–8 give way in memory. The checkpoint is chosen as before, with the validation being
 //   the first family's (seed 2) and the second's (8 × 20 s, seed 2) together; the same learning rate and minutes.
+// - Stage 13 (--stage13): starts from stage 12's network (tools/separation-model/runs/v12) and adds a third training
+//   family (--set wide3: a Csound orchestra of synthesized instruments and FOF singing, Hydrogen's sampled kits;
+//   sources that none of the other sets use), three sets of 88 × 30 s (seeds 1, 3 and 4), beside stage 12's sets
+//   less the first family's seeds 10 and 11 (memory). The validation is the three families' seed-2 sets together;
+//   the same learning rate, minutes and checkpoint rule.
 // Re-measure with `npm run bench:separation` afterwards, and the regression floors with `npm run bench:floors`;
 // tools/separation-model/card.py writes both into libs/audio/models/stemdeck-masknet.json.
 import { spawnSync } from 'node:child_process';
@@ -67,6 +73,9 @@ const wideSet = (seed) => ({ count: 88, seconds: 30, seed, dir: join(ROOT, '.dat
 /** The second training family's sets (`--set wide2`): 88 songs of 30 s, and its validation set (seed 2). */
 const wide2Set = (seed) => ({ family: 'wide2', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide2-set-${seed}`) });
 const WIDE2_VAL = { family: 'wide2', count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide2-set-2') };
+/** The third training family's sets (`--set wide3`), and its validation set (seed 2). */
+const wide3Set = (seed) => ({ family: 'wide3', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide3-set-${seed}`) });
+const WIDE3_VAL = { family: 'wide3', count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide3-set-2') };
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 /** An earlier stage's network as it was committed (the same file as the engines loaded then, so git stores each once). */
 const stageModel = (stage) => join(TOOL, 'runs', `v${stage}`, 'stemdeck-masknet.onnx');
@@ -92,6 +101,13 @@ FINETUNE[12] = {
   lr: '1e-4',
   minutes: '40',
   extra: ['--mixing', '--val-remix', '7', '--half-storage'],
+};
+FINETUNE[13] = {
+  ...FINETUNE[12],
+  flag: '--stage13',
+  from: stageModel(12),
+  wide: [WIDE_SET, wideSet(9), wide2Set(1), wide2Set(3), wide2Set(4), wide3Set(1), wide3Set(3), wide3Set(4)],
+  val: [WIDE_VAL, WIDE2_VAL, WIDE3_VAL],
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 

@@ -38,7 +38,8 @@ export interface FamilyTrackSpec extends TrackSpec {
 export interface SourceFamily {
   /** Bump whenever the family's bytes would change. */
   generatorVersion: number;
-  drumSoundfont(kit: number): string;
+  /** The drum part's source for the groove's kit number (`rng` is the track's own, for a family that draws it). */
+  drumSoundfont(kit: number, rng: Rng): string;
   /**
    * Drum sources that hold one kit as their only preset (bank 0, program 0) instead of bank-128 kits on
    * channel 10: the drum part is moved to the first channel to play them.
@@ -55,6 +56,20 @@ export interface SourceFamily {
   /** Stem balance ranges (active RMS, dB) and the crest limit range (dB), drawn per stem. */
   levelRanges: Record<StemType, [number, number]>;
   crestRange: [number, number];
+  /** Plays a stem's part itself (the family's own synthesizer or sampler); without it fluidsynth or timidity do. */
+  renderStem?(stem: StemRender): Promise<StereoAudio>;
+}
+
+/** One stem's part to play: its MIDI (the song and the file written from it) and the source drawn for it. */
+export interface StemRender {
+  name: string;
+  song: MidiSong;
+  midiPath: string;
+  source: string;
+  reverb: FluidReverb;
+  frames: number;
+  /** The stem's own random stream (drawn timbres, sample layers). */
+  rng: Rng;
 }
 
 const PEAK_DBFS = -1;
@@ -90,7 +105,7 @@ export async function generateFamilyTrack(spec: FamilyTrackSpec, outDir: string,
   });
 
   const soundfonts: HeldoutSources['soundfonts'] = {
-    drums: family.drumSoundfont(kit),
+    drums: family.drumSoundfont(kit, rng.fork('kit')),
     bass: mixRng.pick(family.melodicSoundfonts),
     other: mixRng.pick(family.melodicSoundfonts),
   };
@@ -112,6 +127,7 @@ export async function generateFamilyTrack(spec: FamilyTrackSpec, outDir: string,
     slot(async () => {
       const midiPath = path.join(midiDir, `${name}.mid`);
       await fs.writeFile(midiPath, writeMidiFile(song));
+      if (family.renderStem) return family.renderStem({ name, song, midiPath, source: soundfont, reverb, frames, rng: rng.fork(`render-${name}`) });
       return renderMidiStem(midiPath, path.join(dir, `.${name}.render.wav`), SAMPLE_RATE, frames, { soundfont, reverb });
     });
   const drumSong = family.presetKits?.includes(soundfonts.drums) ? onPresetKit(drums) : drums;

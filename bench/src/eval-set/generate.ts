@@ -6,6 +6,7 @@
  *   node bench/dist/eval-set/generate.js --set heldout --seed K [--out <dir>]   (a new held-out set drawn from K)
  *   node bench/dist/eval-set/generate.js --set wide --count N --seconds S --seed K [--out <dir>]   (training only: the wide family)
  *   node bench/dist/eval-set/generate.js --set wide2 --count N --seconds S --seed K [--out <dir>]  (training only: the second family)
+ *   node bench/dist/eval-set/generate.js --set wide3 --count N --seconds S --seed K [--out <dir>]  (training only: the third family)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
  * generator version is left alone, and the tracks a cut-off run finished are kept (--force redoes everything).
  * Deterministic: the same bytes on every run (seeded PRNG, fluidsynth without randomness), except the second
@@ -24,6 +25,7 @@ import {
   defaultTempoSetDir,
   defaultTrainSetDir,
   defaultWide2SetDir,
+  defaultWide3SetDir,
   defaultWideSetDir,
   INDEX_FILE,
   META_FILE,
@@ -35,12 +37,23 @@ import {
 import { limiter } from './render';
 import { generateTrack, SAMPLE_RATE, type RenderSlot } from './track';
 import { tuningCatalog } from './tuning/catalog';
-import { wideCatalog, type WideTrackSpec } from './wide/catalog';
+import { wideCatalog, type WideFamilyName, type WideTrackSpec } from './wide/catalog';
 import { missingWideTools, WIDE_FAMILY, WIDE_GENERATOR_VERSION } from './wide/family';
 import { missingWide2Tools, prepareWide2Family, WIDE2_FAMILY, WIDE2_GENERATOR_VERSION } from './wide2/family';
-import { generateFamilyTrack } from './family-track';
+import { missingWide3Tools, WIDE3_FAMILY, WIDE3_GENERATOR_VERSION } from './wide3/family';
+import { generateFamilyTrack, type SourceFamily } from './family-track';
 
-const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2'] as const;
+const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2', 'wide3'] as const;
+
+/** The training families: their sources, where their sets go, and what installs their tools. */
+const TRAINING_FAMILIES: Record<
+  WideFamilyName,
+  { label: string; family: SourceFamily; version: number; dir: (seed: number) => string; missing: () => string[]; prepare?: () => Promise<void>; stage: string }
+> = {
+  wide: { label: 'the wide training set', family: WIDE_FAMILY, version: WIDE_GENERATOR_VERSION, dir: defaultWideSetDir, missing: missingWideTools, stage: '--finetune' },
+  wide2: { label: 'the second training family', family: WIDE2_FAMILY, version: WIDE2_GENERATOR_VERSION, dir: defaultWide2SetDir, missing: missingWide2Tools, prepare: prepareWide2Family, stage: '--stage12' },
+  wide3: { label: 'the third training family', family: WIDE3_FAMILY, version: WIDE3_GENERATOR_VERSION, dir: defaultWide3SetDir, missing: missingWide3Tools, stage: '--stage13' },
+};
 type SetChoice = (typeof SET_CHOICES)[number];
 
 interface Plan {
@@ -117,17 +130,18 @@ function parseArgs(argv: string[]): Plan {
       return { ...devFamily, indexSet: 'tempo', tracks: tuningCatalog(count, seconds, seed), out: outOr(defaultTempoSetDir(seed)), seed };
     }
     case 'wide':
-    case 'wide2': {
+    case 'wide2':
+    case 'wide3': {
       const count = positiveNumber(argv, '--count', 120, true);
       const seconds = positiveNumber(argv, '--seconds', 15, false);
       const seed = seedOf(argv);
-      const first = set === 'wide';
+      const { family, version, dir } = TRAINING_FAMILIES[set];
       return {
         indexSet: set,
-        version: first ? WIDE_GENERATOR_VERSION : WIDE2_GENERATOR_VERSION,
+        version,
         tracks: wideCatalog(count, seconds, seed, set),
-        generate: (spec, outDir, slot) => generateFamilyTrack(spec as WideTrackSpec, outDir, slot, first ? WIDE_FAMILY : WIDE2_FAMILY),
-        out: outOr(first ? defaultWideSetDir(seed) : defaultWide2SetDir(seed)),
+        generate: (spec, outDir, slot) => generateFamilyTrack(spec as WideTrackSpec, outDir, slot, family),
+        out: outOr(dir(seed)),
         force,
         seed,
       };
@@ -141,11 +155,12 @@ function isComplete(plan: Plan): boolean {
   const index = JSON.parse(readFileSync(indexPath, 'utf8')) as EvalSetIndex;
   if (index.generatorVersion !== plan.version || index.set !== plan.indexSet || index.seed !== plan.seed) return false;
   const listed = new Map(index.tracks.map((t) => [t.id, t.durationSeconds]));
-  return plan.tracks.every(
-    (t) =>
-      listed.get(t.id) === t.durationSeconds &&
-      [META_FILE, MIXTURE_FILE, ...STEM_TYPES.map(stemFile)].every((f) => existsSync(path.join(plan.out, t.id, f))),
-  );
+  return plan.tracks.every((t) => listed.get(t.id) === t.durationSeconds && hasTrackFiles(path.join(plan.out, t.id)));
+}
+
+/** A track's meta.json, mixture and four stems are all on disk. */
+function hasTrackFiles(dir: string): boolean {
+  return [META_FILE, MIXTURE_FILE, ...STEM_TYPES.map(stemFile)].every((f) => existsSync(path.join(dir, f)));
 }
 
 /**
@@ -154,7 +169,7 @@ function isComplete(plan: Plan): boolean {
  */
 function finishedTrack(plan: Plan, spec: TrackSpec): EvalTrackMeta | undefined {
   const dir = path.join(plan.out, spec.id);
-  if (![META_FILE, MIXTURE_FILE, ...STEM_TYPES.map(stemFile)].every((f) => existsSync(path.join(dir, f)))) return undefined;
+  if (!hasTrackFiles(dir)) return undefined;
   let meta: EvalTrackMeta;
   try {
     meta = JSON.parse(readFileSync(path.join(dir, META_FILE), 'utf8')) as EvalTrackMeta;
@@ -171,14 +186,11 @@ async function main(): Promise<void> {
     const missing = missingHeldoutTools();
     if (missing.length > 0) throw new Error(`the held-out set needs ${missing.join(', ')}; scripts/provision.sh installs them`);
   }
-  if (set === 'wide') {
-    const missing = missingWideTools();
-    if (missing.length > 0) throw new Error(`the wide training set needs ${missing.join(', ')}; scripts/provision-training.sh (run by npm run train:separation -- --finetune) installs them`);
-  }
-  if (set === 'wide2') {
-    const missing = missingWide2Tools();
-    if (missing.length > 0) throw new Error(`the second training family needs ${missing.join(', ')}; scripts/provision-training.sh (run by npm run train:separation -- --stage12) installs them`);
-    await prepareWide2Family();
+  if (set === 'wide' || set === 'wide2' || set === 'wide3') {
+    const { label, missing, prepare, stage } = TRAINING_FAMILIES[set];
+    const lacking = missing();
+    if (lacking.length > 0) throw new Error(`${label} needs ${lacking.join(', ')}; scripts/provision-training.sh (run by npm run train:separation -- ${stage}) installs them`);
+    await prepare?.();
   }
   if (!args.force && isComplete(args)) {
     console.log(`eval set (${set}, v${args.version}) already complete in ${args.out}; nothing to do (--force regenerates)`);

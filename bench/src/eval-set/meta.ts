@@ -19,6 +19,10 @@ export function defaultWideSetDir(seed: number): string {
 export function defaultWide2SetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `wide2-set-${seed}`);
 }
+
+export function defaultWide3SetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `wide3-set-${seed}`);
+}
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
 }
@@ -78,7 +82,7 @@ export interface HeldoutSources {
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2';
+  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2' | 'wide3';
   /** Training and tempo tuning sets, and a re-drawn held-out set: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import { decodeWav, type StereoAudio } from '@stemdeck/audio';
 
 /** The development set's soundfont (Debian fluid-soundfont-gm). */
@@ -112,4 +112,14 @@ export function limiter(limit: number): <T>(task: () => Promise<T>) => Promise<T
       waiting.shift()?.();
     }
   };
+}
+
+/** A file or a command a set's sources need, and the Debian package that installs it. */
+export type Need = { file: string; pkg: string } | { command: string; pkg: string };
+
+/** `<file or command> (Debian package <pkg>)` for each need this machine lacks (commands looked up in /usr/bin and /usr/local/bin). */
+export function missingTools(needs: readonly Need[]): string[] {
+  return needs
+    .filter((n) => ('file' in n ? !existsSync(n.file) : !['/usr/bin', '/usr/local/bin'].some((dir) => existsSync(`${dir}/${n.command}`))))
+    .map((n) => `${'file' in n ? n.file : n.command} (Debian package ${n.pkg})`);
 }

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import type { StemType } from '@stemdeck/audio';
 import type { EvalTrackMeta } from '../meta';
 import { generateFamilyTrack, type SourceFamily } from '../family-track';
+import { missingTools } from '../render';
 import type { RenderSlot } from '../track';
 import { HELDOUT_SINGERS } from '../voice/profiles';
 import { espeakSpeaker, SPEECH_LINES, SPEECH_VOICES } from '../voice/speech';
@@ -51,11 +51,11 @@ export const HELDOUT_FAMILY: SourceFamily = {
 };
 
 export function missingHeldoutTools(): string[] {
-  const missing: string[] = [];
-  if (!existsSync(TIMGM6MB)) missing.push(`${TIMGM6MB} (Debian package timgm6mb-soundfont)`);
-  if (!existsSync(MUSESCORE_GENERAL)) missing.push(`${MUSESCORE_GENERAL} (Debian package musescore-general-soundfont-small)`);
-  if (!['/usr/bin/espeak-ng', '/usr/local/bin/espeak-ng'].some((p) => existsSync(p))) missing.push('espeak-ng (Debian package espeak-ng)');
-  return missing;
+  return missingTools([
+    { file: TIMGM6MB, pkg: 'timgm6mb-soundfont' },
+    { file: MUSESCORE_GENERAL, pkg: 'musescore-general-soundfont-small' },
+    { command: 'espeak-ng', pkg: 'espeak-ng' },
+  ]);
 }
 
 /** Writes one held-out track: the same layout as a development track, from the held-out sources. */

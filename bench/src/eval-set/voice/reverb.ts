@@ -20,17 +20,21 @@ export interface ReverbOptions {
  * sits: the dry signal is identical in both channels, only the tail differs.
  */
 export function placeVocal(dry: Float32Array, sampleRate: number, o: ReverbOptions): StereoAudio {
-  const scale = sampleRate / 44100;
-  const preDelay = Math.round(o.preDelaySeconds * sampleRate);
-  const input = new Float32Array(dry.length);
-  for (let i = preDelay; i < dry.length; i++) input[i] = dry[i - preDelay];
-  const left = freeverbChannel(input, 0, scale, o);
-  const right = freeverbChannel(input, STEREO_SPREAD, scale, o);
+  const { left, right } = roomTail(dry, sampleRate, o);
   for (let i = 0; i < dry.length; i++) {
     left[i] = dry[i] + o.wet * left[i];
     right[i] = dry[i] + o.wet * right[i];
   }
   return { sampleRate, left, right };
+}
+
+/** The room's stereo tail alone (unscaled by `wet`): the input pre-delayed through both Freeverb channels. */
+export function roomTail(dry: Float32Array, sampleRate: number, o: ReverbOptions): StereoAudio {
+  const scale = sampleRate / 44100;
+  const preDelay = Math.round(o.preDelaySeconds * sampleRate);
+  const input = new Float32Array(dry.length);
+  for (let i = preDelay; i < dry.length; i++) input[i] = dry[i - preDelay];
+  return { sampleRate, left: freeverbChannel(input, 0, scale, o), right: freeverbChannel(input, STEREO_SPREAD, scale, o) };
 }
 
 function freeverbChannel(input: Float32Array, spread: number, scale: number, o: ReverbOptions): Float32Array {

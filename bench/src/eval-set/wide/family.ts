@@ -1,11 +1,10 @@
-import { existsSync } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import { decodeWav } from '@stemdeck/audio';
 import { resample } from '@stemdeck/audio/dist/dsp/resample';
 import type { SourceFamily } from '../family-track';
 import type { Vowel } from '../parts/melody';
 import { hashSeed, Rng } from '../random';
-import { run } from '../render';
+import { missingTools, run } from '../render';
 import { FORMANT_BANDWIDTHS, vowelFormants, type FormantSet } from '../voice/formants';
 import type { VoiceCharacter } from '../voice/profiles';
 import { trimSilence, type Speaker } from '../voice/speech';
@@ -39,7 +38,7 @@ const WIDE_LINES: readonly string[] = [
 /** flite's voices (16 kHz), each spoken at a few rates and pitches. */
 const FLITE_VOICES = ['kal16', 'awb', 'rms', 'slt'] as const;
 
-function fliteSpeaker(turn: number): Speaker {
+export function fliteSpeaker(turn: number): Speaker {
   const voice = FLITE_VOICES[turn % FLITE_VOICES.length];
   const draw = new Rng(hashSeed(`stemdeck-wide-speaker-${turn}`));
   const stretch = Math.round(draw.range(0.75, 1.2) * 100) / 100;
@@ -115,9 +114,9 @@ export const WIDE_FAMILY: SourceFamily = {
 };
 
 export function missingWideTools(): string[] {
-  const missing: string[] = [];
-  if (!existsSync(CSOUND_GM)) missing.push(`${CSOUND_GM} (Debian package csound-soundfont)`);
-  if (!existsSync(OPL3_FM)) missing.push(`${OPL3_FM} (Debian package opl3-soundfont)`);
-  if (!['/usr/bin/flite', '/usr/local/bin/flite'].some((p) => existsSync(p))) missing.push('flite (Debian package flite)');
-  return missing;
+  return missingTools([
+    { file: CSOUND_GM, pkg: 'csound-soundfont' },
+    { file: OPL3_FM, pkg: 'opl3-soundfont' },
+    { command: 'flite', pkg: 'flite' },
+  ]);
 }

@@ -1,11 +1,11 @@
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { decodeWav } from '@stemdeck/audio';
 import { resample } from '@stemdeck/audio/dist/dsp/resample';
 import type { SourceFamily } from '../family-track';
 import { hashSeed, Rng } from '../random';
-import { run } from '../render';
+import { missingTools, run } from '../render';
 import { trimSilence, type Speaker } from '../voice/speech';
 import { freepatsFullConfig } from './freepats';
 import { drawnSinger } from '../wide/family';
@@ -63,7 +63,7 @@ const FESTIVAL_VOICES = ['ked_diphone', 'pc_diphone', 'suo_fi_lj_diphone', 'kal_
  * A festival speaker: a voice at a drawn speaking stretch, its output read back a little faster or slower
  * (voice and pitch together, like a tape), fixed per turn.
  */
-function festivalSpeaker(turn: number): Speaker {
+export function festivalSpeaker(turn: number): Speaker {
   const voice = FESTIVAL_VOICES[turn % FESTIVAL_VOICES.length];
   const draw = new Rng(hashSeed(`stemdeck-wide2-speaker-${turn}`));
   const stretch = Math.round(draw.range(0.8, 1.25) * 100) / 100;
@@ -105,10 +105,10 @@ export const WIDE2_FAMILY: SourceFamily = {
 };
 
 export function missingWide2Tools(): string[] {
-  const missing: string[] = [];
-  if (!existsSync(FREEPATS_CFG)) missing.push(`${FREEPATS_CFG} (Debian package freepats)`);
-  if (!['/usr/bin/timidity', '/usr/local/bin/timidity'].some((p) => existsSync(p))) missing.push('timidity (Debian package timidity)');
-  for (const kit of AVL_KITS) if (!existsSync(kit)) missing.push(`${kit} (Debian package avldrums.lv2-soundfont)`);
-  if (!['/usr/bin/text2wave', '/usr/local/bin/text2wave'].some((p) => existsSync(p))) missing.push('text2wave (Debian package festival)');
-  return missing;
+  return missingTools([
+    { file: FREEPATS_CFG, pkg: 'freepats' },
+    { command: 'timidity', pkg: 'timidity' },
+    ...AVL_KITS.map((file) => ({ file, pkg: 'avldrums.lv2-soundfont' })),
+    { command: 'text2wave', pkg: 'festival' },
+  ]);
 }
