@@ -44,6 +44,7 @@ import { missingWide3Tools, WIDE3_FAMILY, WIDE3_GENERATOR_VERSION } from './wide
 import { generateFamilyTrack, type SourceFamily } from './family-track';
 
 const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2', 'wide3'] as const;
+type SetChoice = (typeof SET_CHOICES)[number];
 
 /** The training families: their sources, where their sets go, and what installs their tools. */
 const TRAINING_FAMILIES: Record<
@@ -54,7 +55,6 @@ const TRAINING_FAMILIES: Record<
   wide2: { label: 'the second training family', family: WIDE2_FAMILY, version: WIDE2_GENERATOR_VERSION, dir: defaultWide2SetDir, missing: missingWide2Tools, prepare: prepareWide2Family, stage: '--stage12' },
   wide3: { label: 'the third training family', family: WIDE3_FAMILY, version: WIDE3_GENERATOR_VERSION, dir: defaultWide3SetDir, missing: missingWide3Tools, stage: '--stage13' },
 };
-type SetChoice = (typeof SET_CHOICES)[number];
 
 interface Plan {
   /** Name recorded in index.json ('full' is the development set). */

@@ -57,10 +57,7 @@ export async function renderMidiStem(
     midiPath,
   ];
   await run('fluidsynth', args);
-  const audio = decodeWav(await fs.readFile(wavPath));
-  await fs.rm(wavPath, { force: true });
-  if (audio.sampleRate !== sampleRate) throw new Error(`fluidsynth wrote ${audio.sampleRate} Hz, wanted ${sampleRate}`);
-  return fitLength(audio, frames);
+  return readRender('fluidsynth', wavPath, sampleRate, frames);
 }
 
 /**
@@ -73,9 +70,14 @@ async function renderWithTimidity(midiPath: string, wavPath: string, sampleRate:
   const level = Math.max(1, Math.min(127, Math.round(reverb.level * 127)));
   const args = ['-c', soundfont, '-Ow', '--output-24bit', '--output-stereo', '-s', String(sampleRate), '-EFns=0', `--reverb=f,${level}`, '--chorus=d', '-k', '0', '--no-polyphony-reduction', '-p', '256', '-o', wavPath, midiPath];
   await run('timidity', args);
+  return readRender('timidity', wavPath, sampleRate, frames);
+}
+
+/** Reads back the WAV a synthesizer (`tool`) rendered, removes the file, checks its rate and fits it to `frames`. */
+export async function readRender(tool: string, wavPath: string, sampleRate: number, frames: number): Promise<StereoAudio> {
   const audio = decodeWav(await fs.readFile(wavPath));
   await fs.rm(wavPath, { force: true });
-  if (audio.sampleRate !== sampleRate) throw new Error(`timidity wrote ${audio.sampleRate} Hz, wanted ${sampleRate}`);
+  if (audio.sampleRate !== sampleRate) throw new Error(`${tool} wrote ${audio.sampleRate} Hz, wanted ${sampleRate}`);
   return fitLength(audio, frames);
 }
 

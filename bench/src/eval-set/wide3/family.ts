@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { decodeWav, type StereoAudio } from '@stemdeck/audio';
+import type { StereoAudio } from '@stemdeck/audio';
 import type { SourceFamily, StemRender } from '../family-track';
-import { fitLength, missingTools, run } from '../render';
+import { missingTools, readRender, run } from '../render';
 import { SAMPLE_RATE } from '../track';
 import { drawnSinger, fliteSpeaker } from '../wide/family';
 import { festivalSpeaker } from '../wide2/family';
@@ -44,10 +44,7 @@ async function renderStem(stem: StemRender): Promise<StereoAudio> {
   // The .csd stays beside the MIDI file: with it, a stem can be played again exactly.
   await fs.writeFile(`${base}.csd`, document);
   await run('csound', [`${base}.csd`]);
-  const audio = decodeWav(await fs.readFile(wavPath));
-  await fs.rm(wavPath, { force: true });
-  if (audio.sampleRate !== SAMPLE_RATE) throw new Error(`csound wrote ${audio.sampleRate} Hz, wanted ${SAMPLE_RATE}`);
-  return fitLength(audio, stem.frames);
+  return readRender('csound', wavPath, SAMPLE_RATE, stem.frames);
 }
 
 export const WIDE3_FAMILY: SourceFamily = {

@@ -52,8 +52,8 @@ export interface KitInstrument {
 export function parseDrumkit(xml: string, dir: string, exists: (file: string) => boolean = existsSync): KitInstrument[] {
   const tag = (block: string, name: string) => block.match(new RegExp(`<${name}>([^<]*)</${name}>`))?.[1];
   const num = (block: string, name: string, fallback: number) => {
-    const v = Number(tag(block, name));
-    return Number.isFinite(v) && tag(block, name) !== undefined ? v : fallback;
+    const text = tag(block, name);
+    return text !== undefined && Number.isFinite(Number(text)) ? Number(text) : fallback;
   };
   const instruments: KitInstrument[] = [];
   for (const [, block] of xml.matchAll(/<instrument>([\s\S]*?)<\/instrument>/g)) {
