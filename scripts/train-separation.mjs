@@ -52,6 +52,13 @@
 //   sources that none of the other sets use), three sets of 88 × 30 s (seeds 1, 3 and 4), beside stage 12's sets
 //   less the first family's seeds 10 and 11 (memory). The validation is the three families' seed-2 sets together;
 //   the same learning rate, minutes and checkpoint rule.
+// - Stage 14 (--stage14): starts from stage 13's network (tools/separation-model/runs/v13) and adds a fourth training
+//   family (--set wide4: Sonivox EAS's General MIDI wavetable, a sampled sound set none of the other sets use, and
+//   Hydrogen's kits), three sets of 88 × 30 s (seeds 1, 3 and 4), beside the first family's seed-1 set and the
+//   second and third families' seeds 1 and 3 (memory: as many songs as stage 13). The checkpoint rule changes, as
+//   fixed before this run: the validation is the three earlier families' seed-2 sets only, none of the new family's
+//   songs, so the choice weighs what the new sounds do for sounds the network is not being taught (stage 13's
+//   choice followed its new family's validation while dev fell); the same learning rate and minutes.
 // Re-measure with `npm run bench:separation` afterwards, and the regression floors with `npm run bench:floors`;
 // tools/separation-model/card.py writes both into libs/audio/models/stemdeck-masknet.json.
 import { spawnSync } from 'node:child_process';
@@ -76,6 +83,8 @@ const WIDE2_VAL = { family: 'wide2', count: 8, seconds: 20, seed: 2, dir: join(R
 /** The third training family's sets (`--set wide3`), and its validation set (seed 2). */
 const wide3Set = (seed) => ({ family: 'wide3', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide3-set-${seed}`) });
 const WIDE3_VAL = { family: 'wide3', count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide3-set-2') };
+/** The fourth training family's sets (`--set wide4`). */
+const wide4Set = (seed) => ({ family: 'wide4', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide4-set-${seed}`) });
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 /** An earlier stage's network as it was committed (the same file as the engines loaded then, so git stores each once). */
 const stageModel = (stage) => join(TOOL, 'runs', `v${stage}`, 'stemdeck-masknet.onnx');
@@ -107,6 +116,14 @@ FINETUNE[13] = {
   flag: '--stage13',
   from: stageModel(12),
   wide: [WIDE_SET, wideSet(9), wide2Set(1), wide2Set(3), wide2Set(4), wide3Set(1), wide3Set(3), wide3Set(4)],
+  val: [WIDE_VAL, WIDE2_VAL, WIDE3_VAL],
+};
+FINETUNE[14] = {
+  ...FINETUNE[13],
+  flag: '--stage14',
+  from: stageModel(13),
+  wide: [WIDE_SET, wide2Set(1), wide2Set(3), wide3Set(1), wide3Set(3), wide4Set(1), wide4Set(3), wide4Set(4)],
+  // The earlier families' validation only (the rule fixed before stage 14's run): none of the new family's songs.
   val: [WIDE_VAL, WIDE2_VAL, WIDE3_VAL],
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);

@@ -7,6 +7,7 @@
  *   node bench/dist/eval-set/generate.js --set wide --count N --seconds S --seed K [--out <dir>]   (training only: the wide family)
  *   node bench/dist/eval-set/generate.js --set wide2 --count N --seconds S --seed K [--out <dir>]  (training only: the second family)
  *   node bench/dist/eval-set/generate.js --set wide3 --count N --seconds S --seed K [--out <dir>]  (training only: the third family)
+ *   node bench/dist/eval-set/generate.js --set wide4 --count N --seconds S --seed K [--out <dir>]  (training only: the fourth family)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
  * generator version is left alone, and the tracks a cut-off run finished are kept (--force redoes everything).
  * Deterministic: the same bytes on every run (seeded PRNG, fluidsynth without randomness), except the second
@@ -26,6 +27,7 @@ import {
   defaultTrainSetDir,
   defaultWide2SetDir,
   defaultWide3SetDir,
+  defaultWide4SetDir,
   defaultWideSetDir,
   INDEX_FILE,
   META_FILE,
@@ -41,9 +43,10 @@ import { wideCatalog, type WideFamilyName, type WideTrackSpec } from './wide/cat
 import { missingWideTools, WIDE_FAMILY, WIDE_GENERATOR_VERSION } from './wide/family';
 import { missingWide2Tools, prepareWide2Family, WIDE2_FAMILY, WIDE2_GENERATOR_VERSION } from './wide2/family';
 import { missingWide3Tools, WIDE3_FAMILY, WIDE3_GENERATOR_VERSION } from './wide3/family';
+import { missingWide4Tools, prepareWide4Family, WIDE4_FAMILY, WIDE4_GENERATOR_VERSION } from './wide4/family';
 import { generateFamilyTrack, type SourceFamily } from './family-track';
 
-const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2', 'wide3'] as const;
+const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2', 'wide3', 'wide4'] as const;
 type SetChoice = (typeof SET_CHOICES)[number];
 
 /** The training families: their sources, where their sets go, and what installs their tools. */
@@ -54,7 +57,20 @@ const TRAINING_FAMILIES: Record<
   wide: { label: 'the wide training set', family: WIDE_FAMILY, version: WIDE_GENERATOR_VERSION, dir: defaultWideSetDir, missing: missingWideTools, stage: '--finetune' },
   wide2: { label: 'the second training family', family: WIDE2_FAMILY, version: WIDE2_GENERATOR_VERSION, dir: defaultWide2SetDir, missing: missingWide2Tools, prepare: prepareWide2Family, stage: '--stage12' },
   wide3: { label: 'the third training family', family: WIDE3_FAMILY, version: WIDE3_GENERATOR_VERSION, dir: defaultWide3SetDir, missing: missingWide3Tools, stage: '--stage13' },
+  wide4: {
+    label: 'the fourth training family',
+    family: WIDE4_FAMILY,
+    version: WIDE4_GENERATOR_VERSION,
+    dir: defaultWide4SetDir,
+    missing: missingWide4Tools,
+    prepare: prepareWide4Family,
+    stage: '--stage14',
+  },
 };
+
+function isTrainingFamily(set: string): set is WideFamilyName {
+  return set in TRAINING_FAMILIES;
+}
 
 interface Plan {
   /** Name recorded in index.json ('full' is the development set). */
@@ -131,7 +147,8 @@ function parseArgs(argv: string[]): Plan {
     }
     case 'wide':
     case 'wide2':
-    case 'wide3': {
+    case 'wide3':
+    case 'wide4': {
       const count = positiveNumber(argv, '--count', 120, true);
       const seconds = positiveNumber(argv, '--seconds', 15, false);
       const seed = seedOf(argv);
@@ -186,7 +203,7 @@ async function main(): Promise<void> {
     const missing = missingHeldoutTools();
     if (missing.length > 0) throw new Error(`the held-out set needs ${missing.join(', ')}; scripts/provision.sh installs them`);
   }
-  if (set === 'wide' || set === 'wide2' || set === 'wide3') {
+  if (isTrainingFamily(set)) {
     const { label, missing, prepare, stage } = TRAINING_FAMILIES[set];
     const lacking = missing();
     if (lacking.length > 0) throw new Error(`${label} needs ${lacking.join(', ')}; scripts/provision-training.sh (run by npm run train:separation -- ${stage}) installs them`);

@@ -3,7 +3,7 @@ import type { StemType } from '@stemdeck/audio';
 import type { Mode } from './theory';
 
 /** Repository root, from bench/dist/eval-set (or bench/src/eval-set under ts tooling). */
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const DEFAULT_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set');
 export const DEFAULT_QUICK_EVAL_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-quick');
 export const DEFAULT_HELDOUT_SET_DIR = path.join(REPO_ROOT, '.data', 'eval-set-heldout');
@@ -22,6 +22,10 @@ export function defaultWide2SetDir(seed: number): string {
 
 export function defaultWide3SetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `wide3-set-${seed}`);
+}
+
+export function defaultWide4SetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `wide4-set-${seed}`);
 }
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
@@ -82,7 +86,7 @@ export interface HeldoutSources {
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2' | 'wide3';
+  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2' | 'wide3' | 'wide4';
   /** Training and tempo tuning sets, and a re-drawn held-out set: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;

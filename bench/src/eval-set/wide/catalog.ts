@@ -4,7 +4,7 @@ import { STYLE_NAMES, type StyleName } from '../styles';
 import { playedBpm } from '../tuning/catalog';
 import { TUNING_STYLE_NAMES, type TuningStyleName } from '../tuning/styles';
 
-export type WideFamilyName = 'wide' | 'wide2' | 'wide3';
+export type WideFamilyName = 'wide' | 'wide2' | 'wide3' | 'wide4';
 
 export interface WideTrackSpec extends FamilyTrackSpec {
   style: StyleName | TuningStyleName;
@@ -16,6 +16,8 @@ const VOCALS: VocalKind[] = ['formant', 'soundfont', 'formant', 'rapped', 'forma
 const WIDE2_VOCALS: VocalKind[] = ['formant', 'rapped', 'formant', 'soundfont', 'formant', 'spoken', 'rapped', 'formant'];
 /** The third family sings with its FOF singer (the 'soundfont' kind) as often as with the drawn singers. */
 const WIDE3_VOCALS: VocalKind[] = ['formant', 'soundfont', 'rapped', 'soundfont', 'formant', 'spoken', 'soundfont', 'formant'];
+/** The fourth family's voice patches are sampled (Sonivox's choir, oohs, synth voice): as often as the third's. */
+const WIDE4_VOCALS = WIDE3_VOCALS;
 const STYLES: (StyleName | TuningStyleName)[] = [...STYLE_NAMES, ...TUNING_STYLE_NAMES];
 
 /**
@@ -23,12 +25,13 @@ const STYLES: (StyleName | TuningStyleName)[] = [...STYLE_NAMES, ...TUNING_STYLE
  * grooves in turn, at a tempo within the range each is played at, tonic and mode drawn, the vocal kinds in
  * turn, every song played and sung by the wide family's sources (family.ts), or with `wide2` (`--set wide2`)
  * by the second family's (wide2/family.ts; ids `wide2-<seed>-nnnn`, so its songs differ from the first's),
- * with `wide3` by the third's (wide3/family.ts; ids `wide3-<seed>-nnnn`).
+ * with `wide3` by the third's (wide3/family.ts; ids `wide3-<seed>-nnnn`), with `wide4` by the fourth's
+ * (wide4/family.ts; ids `wide4-<seed>-nnnn`).
  * Song n is the same whatever `count` is.
  */
 export function wideCatalog(count: number, seconds: number, seed: number, family: WideFamilyName = 'wide'): WideTrackSpec[] {
   const turns = new Map<string, number>();
-  const vocals = { wide: VOCALS, wide2: WIDE2_VOCALS, wide3: WIDE3_VOCALS }[family];
+  const vocals = { wide: VOCALS, wide2: WIDE2_VOCALS, wide3: WIDE3_VOCALS, wide4: WIDE4_VOCALS }[family];
   return Array.from({ length: count }, (_, i) => {
     const id = `${family}-${seed}-${String(i + 1).padStart(4, '0')}`;
     const draw = new Rng(hashSeed(`stemdeck-wide-${id}`));
