@@ -1,4 +1,5 @@
-import { existsSync, promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { decodeWav, type StereoAudio } from '@stemdeck/audio';
@@ -26,7 +27,23 @@ export const SONIVOX = 'sonivox-eas';
 export const WIDE4_GENERATOR_VERSION = 1;
 
 const RENDERER_SOURCE = path.join(REPO_ROOT, 'bench', 'src', 'eval-set', 'wide4', 'sonivox-render.c');
-const RENDERER = path.join(os.tmpdir(), `stemdeck-sonivox-render-v${WIDE4_GENERATOR_VERSION}`);
+
+/** Builds the renderer (by a rename, so a generator running beside this one never runs half of it) once per source text. */
+export async function prepareWide4Family(): Promise<void> {
+  const built = renderer();
+  if (existsSync(built)) return;
+  const partial = `${built}.${process.pid}`;
+  await run('gcc', ['-O2', '-o', partial, RENDERER_SOURCE, '-I/usr/include/sonivox', '-lsonivox']);
+  await fs.rename(partial, built);
+}
+
+let rendererPath: string | undefined;
+
+/** Where the renderer built from this source text lives (a changed source builds a new one). */
+function renderer(): string {
+  rendererPath ??= path.join(os.tmpdir(), `stemdeck-sonivox-render-${createHash('sha256').update(readFileSync(RENDERER_SOURCE)).digest('hex').slice(0, 16)}`);
+  return rendererPath;
+}
 
 /** Original lines for the fourth family's spoken and rapped vocals (none of the other sets' lines). */
 const WIDE4_LINES: readonly string[] = [
@@ -42,14 +59,6 @@ const WIDE4_LINES: readonly string[] = [
   'the elevator hums between the floors',
 ];
 
-/** Builds the renderer (by a rename, so a generator running beside this one never runs half of it). */
-export async function prepareWide4Family(): Promise<void> {
-  if (existsSync(RENDERER)) return;
-  const partial = `${RENDERER}.${process.pid}`;
-  await run('gcc', ['-O2', '-o', partial, RENDERER_SOURCE, '-I/usr/include/sonivox', '-lsonivox']);
-  await fs.rename(partial, RENDERER);
-}
-
 /** EAS's reverb presets: large hall, hall, chamber, room; the stem's room size picks one, its level the wet mix. */
 export function easReverb(reverb: FluidReverb): { preset: number; wet: number } {
   const preset = reverb.roomSize >= 0.8 ? 0 : reverb.roomSize >= 0.7 ? 1 : reverb.roomSize >= 0.6 ? 2 : 3;
@@ -62,7 +71,7 @@ async function renderStem(stem: StemRender): Promise<StereoAudio> {
   const wavPath = path.join(path.dirname(base), `.${path.basename(base)}.render.wav`);
   const { preset, wet } = easReverb(stem.reverb);
   const chorus = stem.rng.chance(0.3) ? 1 : 0;
-  await run(RENDERER, [stem.midiPath, wavPath, String(preset), String(wet), String(chorus)]);
+  await run(renderer(), [stem.midiPath, wavPath, String(preset), String(wet), String(chorus)]);
   const audio = decodeWav(await fs.readFile(wavPath));
   await fs.rm(wavPath, { force: true });
   const up = (ch: Float32Array) => resample(ch, audio.sampleRate, SAMPLE_RATE);

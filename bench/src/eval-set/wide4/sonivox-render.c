@@ -86,6 +86,5 @@ int main(int argc, char **argv) {
   writeHeader(out, (uint32_t)config->sampleRate, dataBytes);
   fclose(out);
   fclose(in);
-  printf("%ld\n", (long)config->sampleRate);
   return 0;
 }
