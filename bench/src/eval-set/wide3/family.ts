@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { StereoAudio } from '@stemdeck/audio';
 import type { SourceFamily, StemRender } from '../family-track';
-import { missingTools, readRender, run } from '../render';
+import type { Rng } from '../random';
+import { missingTools, readRender, run, type Need } from '../render';
 import { SAMPLE_RATE } from '../track';
 import { drawnSinger, fliteSpeaker } from '../wide/family';
 import { festivalSpeaker } from '../wide2/family';
@@ -36,8 +37,27 @@ const WIDE3_LINES: readonly string[] = [
   'open up the window let the music in',
 ];
 
+/** One of the Hydrogen kits, drawn (the drum source of this family and, two songs in three, of the fourth). */
+export function drawnKit(rng: Rng): string {
+  return path.join(HYDROGEN_KITS_DIR, rng.pick(HYDROGEN_KITS));
+}
+
+/** Plays a drum stem drawn onto a Hydrogen kit with our sampler; undefined when the stem has another source. */
+export function playKitStem(stem: StemRender): StereoAudio | undefined {
+  if (!stem.source.startsWith(HYDROGEN_KITS_DIR)) return undefined;
+  return playKit(stem.song, stem.source, SAMPLE_RATE, stem.frames, stem.reverb, stem.rng.int(1, 2 ** 30));
+}
+
+/** The kits and the speakers (flite, festival) this family and the fourth both play and say with. */
+export const KIT_AND_SPEAKER_NEEDS: readonly Need[] = [
+  ...HYDROGEN_KITS.map((kit) => ({ file: path.join(HYDROGEN_KITS_DIR, kit, 'drumkit.xml'), pkg: 'hydrogen-drumkits' })),
+  { command: 'flite', pkg: 'flite' },
+  { command: 'text2wave', pkg: 'festival' },
+];
+
 async function renderStem(stem: StemRender): Promise<StereoAudio> {
-  if (stem.source.startsWith(HYDROGEN_KITS_DIR)) return playKit(stem.song, stem.source, SAMPLE_RATE, stem.frames, stem.reverb, stem.rng.int(1, 2 ** 30));
+  const kit = playKitStem(stem);
+  if (kit) return kit;
   const base = stem.midiPath.replace(/\.mid$/, '');
   const wavPath = path.join(path.dirname(base), `.${path.basename(base)}.render.wav`);
   const document = csoundDocument(stem.song, stem.midiPath, wavPath, SAMPLE_RATE, stem.frames / SAMPLE_RATE, stem.reverb, drawPatch(stem.rng));
@@ -50,7 +70,7 @@ async function renderStem(stem: StemRender): Promise<StereoAudio> {
 export const WIDE3_FAMILY: SourceFamily = {
   generatorVersion: WIDE3_GENERATOR_VERSION,
   // A kit drawn per song, so every kit plays every style.
-  drumSoundfont: (_kit, rng) => path.join(HYDROGEN_KITS_DIR, rng.pick(HYDROGEN_KITS)),
+  drumSoundfont: (_kit, rng) => drawnKit(rng),
   melodicSoundfonts: [CSOUND_SYNTH],
   // All three are sung by the orchestra's FOF singer.
   voicePatches: [
@@ -67,10 +87,5 @@ export const WIDE3_FAMILY: SourceFamily = {
 };
 
 export function missingWide3Tools(): string[] {
-  return missingTools([
-    { command: 'csound', pkg: 'csound' },
-    ...HYDROGEN_KITS.map((kit) => ({ file: path.join(HYDROGEN_KITS_DIR, kit, 'drumkit.xml'), pkg: 'hydrogen-drumkits' })),
-    { command: 'flite', pkg: 'flite' },
-    { command: 'text2wave', pkg: 'festival' },
-  ]);
+  return missingTools([{ command: 'csound', pkg: 'csound' }, ...KIT_AND_SPEAKER_NEEDS]);
 }

@@ -10,7 +10,7 @@ import { fitLength, missingTools, run, type FluidReverb } from '../render';
 import { SAMPLE_RATE } from '../track';
 import { drawnSinger, fliteSpeaker } from '../wide/family';
 import { festivalSpeaker } from '../wide2/family';
-import { HYDROGEN_KITS, HYDROGEN_KITS_DIR, playKit } from '../wide3/kits';
+import { drawnKit, KIT_AND_SPEAKER_NEEDS, playKitStem } from '../wide3/family';
 
 /**
  * The fourth training family: Sonivox EAS, the General MIDI wavetable synthesizer Android shipped (Debian
@@ -66,7 +66,8 @@ export function easReverb(reverb: FluidReverb): { preset: number; wet: number } 
 }
 
 async function renderStem(stem: StemRender): Promise<StereoAudio> {
-  if (stem.source.startsWith(HYDROGEN_KITS_DIR)) return playKit(stem.song, stem.source, SAMPLE_RATE, stem.frames, stem.reverb, stem.rng.int(1, 2 ** 30));
+  const kit = playKitStem(stem);
+  if (kit) return kit;
   const base = stem.midiPath.replace(/\.mid$/, '');
   const wavPath = path.join(path.dirname(base), `.${path.basename(base)}.render.wav`);
   const { preset, wet } = easReverb(stem.reverb);
@@ -80,7 +81,7 @@ async function renderStem(stem: StemRender): Promise<StereoAudio> {
 
 export const WIDE4_FAMILY: SourceFamily = {
   generatorVersion: WIDE4_GENERATOR_VERSION,
-  drumSoundfont: (_kit, rng) => (rng.chance(1 / 3) ? SONIVOX : path.join(HYDROGEN_KITS_DIR, rng.pick(HYDROGEN_KITS))),
+  drumSoundfont: (_kit, rng) => (rng.chance(1 / 3) ? SONIVOX : drawnKit(rng)),
   melodicSoundfonts: [SONIVOX],
   voicePatches: [
     { program: 52, name: 'choir aahs' },
@@ -96,11 +97,5 @@ export const WIDE4_FAMILY: SourceFamily = {
 };
 
 export function missingWide4Tools(): string[] {
-  return missingTools([
-    { file: '/usr/include/sonivox/eas.h', pkg: 'libsonivox-dev' },
-    { command: 'gcc', pkg: 'gcc' },
-    ...HYDROGEN_KITS.map((kit) => ({ file: path.join(HYDROGEN_KITS_DIR, kit, 'drumkit.xml'), pkg: 'hydrogen-drumkits' })),
-    { command: 'flite', pkg: 'flite' },
-    { command: 'text2wave', pkg: 'festival' },
-  ]);
+  return missingTools([{ file: '/usr/include/sonivox/eas.h', pkg: 'libsonivox-dev' }, { command: 'gcc', pkg: 'gcc' }, ...KIT_AND_SPEAKER_NEEDS]);
 }
