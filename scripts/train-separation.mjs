@@ -59,6 +59,12 @@
 //   fixed before this run: the validation is the three earlier families' seed-2 sets only, none of the new family's
 //   songs, so the choice weighs what the new sounds do for sounds the network is not being taught (stage 13's
 //   choice followed its new family's validation while dev fell); the same learning rate and minutes.
+// - Stage 15 (--stage15): starts from stage 14's network (tools/separation-model/runs/v14) and adds a fifth training
+//   family (--set wide5: single recordings from LMMS's and Sonic Pi's sample libraries played by our pitched sampler,
+//   and kits assembled from their one-shots; sources none of the other sets use), three sets of 88 × 30 s (seeds 1, 3
+//   and 4), beside the first family's seed-1 set, the second's and third's seed 1 and the fourth's seeds 1 and 3
+//   (memory: as many songs as stage 14). The checkpoint rule as stage 14's, fixed before this run: the validation is
+//   the first three families' seed-2 sets, none of the new family's songs; the same learning rate and minutes.
 // Re-measure with `npm run bench:separation` afterwards, and the regression floors with `npm run bench:floors`;
 // tools/separation-model/card.py writes both into libs/audio/models/stemdeck-masknet.json.
 import { spawnSync } from 'node:child_process';
@@ -85,6 +91,8 @@ const wide3Set = (seed) => ({ family: 'wide3', count: 88, seconds: 30, seed, dir
 const WIDE3_VAL = { family: 'wide3', count: 8, seconds: 20, seed: 2, dir: join(ROOT, '.data', 'wide3-set-2') };
 /** The fourth training family's sets (`--set wide4`). */
 const wide4Set = (seed) => ({ family: 'wide4', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide4-set-${seed}`) });
+/** The fifth training family's sets (`--set wide5`). */
+const wide5Set = (seed) => ({ family: 'wide5', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide5-set-${seed}`) });
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 /** An earlier stage's network as it was committed (the same file as the engines loaded then, so git stores each once). */
 const stageModel = (stage) => join(TOOL, 'runs', `v${stage}`, 'stemdeck-masknet.onnx');
@@ -125,6 +133,12 @@ FINETUNE[14] = {
   wide: [WIDE_SET, wide2Set(1), wide2Set(3), wide3Set(1), wide3Set(3), wide4Set(1), wide4Set(3), wide4Set(4)],
   // The earlier families' validation only (the rule fixed before stage 14's run): none of the new family's songs.
   val: [WIDE_VAL, WIDE2_VAL, WIDE3_VAL],
+};
+FINETUNE[15] = {
+  ...FINETUNE[14],
+  flag: '--stage15',
+  from: stageModel(14),
+  wide: [WIDE_SET, wide2Set(1), wide3Set(1), wide4Set(1), wide4Set(3), wide5Set(1), wide5Set(3), wide5Set(4)],
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 

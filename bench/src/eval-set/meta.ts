@@ -27,6 +27,9 @@ export function defaultWide3SetDir(seed: number): string {
 export function defaultWide4SetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `wide4-set-${seed}`);
 }
+export function defaultWide5SetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `wide5-set-${seed}`);
+}
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
 }
@@ -86,7 +89,7 @@ export interface HeldoutSources {
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2' | 'wide3' | 'wide4';
+  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2' | 'wide3' | 'wide4' | 'wide5';
   /** Training and tempo tuning sets, and a re-drawn held-out set: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;

@@ -122,7 +122,7 @@ export function assignVoices(names: readonly string[], rng?: Rng): Partial<Recor
 const samples = new Map<string, StereoAudio>();
 
 /** A sample file as 44.1 kHz stereo float (ffmpeg decodes wav, flac and aiff alike), kept for the process. */
-function sample(file: string, sampleRate: number): StereoAudio {
+export function loadSample(file: string, sampleRate: number): StereoAudio {
   const key = `${file}@${sampleRate}`;
   const cached = samples.get(key);
   if (cached) return cached;
@@ -154,6 +154,19 @@ export function playKit(song: MidiSong, kitDir: string, sampleRate: number, fram
   const kit = parseDrumkit(readFileSync(path.join(kitDir, 'drumkit.xml'), 'utf8'), kitDir);
   const rng = new Rng(seed);
   const voices = assignVoices(kit.map((i) => i.name), rng.fork('voices'));
+  return playKitInstruments(song, kit, voices, rng, sampleRate, frames, reverb);
+}
+
+/** Plays the drum part on `kit`'s instruments as `voices` assigns them (`rng` draws among fitting layers). */
+export function playKitInstruments(
+  song: MidiSong,
+  kit: readonly KitInstrument[],
+  voices: Partial<Record<DrumVoice, number>>,
+  rng: Rng,
+  sampleRate: number,
+  frames: number,
+  reverb: FluidReverb,
+): StereoAudio {
   const [channel] = song.channels;
   const angle = (((channel.pan ?? 64) / 127) * Math.PI) / 2;
   const send = (channel.reverbSend ?? 0) / 127;
@@ -171,7 +184,7 @@ export function playKit(song: MidiSong, kitDir: string, sampleRate: number, fram
     const inst = kit[voices[hit.voice]!];
     const fitting = inst.layers.filter((l) => hit.velocity >= l.min && hit.velocity <= l.max);
     const layer = fitting.length > 0 ? rng.pick(fitting) : nearestLayer(inst.layers, hit.velocity);
-    const audio = sample(layer.file, sampleRate);
+    const audio = loadSample(layer.file, sampleRate);
     const gain = layer.gain * inst.volume * Math.pow(hit.velocity, 1.6);
     const gl = gain * inst.panL * Math.SQRT2 * Math.cos(angle);
     const gr = gain * inst.panR * Math.SQRT2 * Math.sin(angle);
