@@ -36,6 +36,8 @@ const FADE_IN_SECONDS = 0.002;
 /** A tail this close to the body's level (dB) counts as sustained, so the sample may loop. */
 const SUSTAIN_DB = -12;
 const YIN_THRESHOLD = 0.15;
+/** Frames of the loop's start repeated after its end (the interpolator reads two ahead). */
+const LOOP_GUARD = 4;
 
 /**
  * The fundamental of a recording (Hz) by YIN (de Cheveigné & Kawahara 2002): the cumulative-mean-normalised
@@ -118,7 +120,14 @@ export function preparePitched(file: string, raw: StereoAudio): PitchedSample | 
       ch[end - fade + j] = ch[end - fade + j] * Math.cos((t * Math.PI) / 2) + ch[start - fade + j] * Math.sin((t * Math.PI) / 2);
     }
   }
-  return { file, audio: { sampleRate, left: left.subarray(0, end), right: right.subarray(0, end) }, root, loop: { start, end } };
+  // The loop's first frames again after its end, so interpolation just before the end reads on into the start.
+  const looped = (ch: Float32Array) => {
+    const out = new Float32Array(end + LOOP_GUARD);
+    out.set(ch.subarray(0, end));
+    out.set(ch.subarray(start, start + LOOP_GUARD), end);
+    return out;
+  };
+  return { file, audio: { sampleRate, left: looped(left), right: looped(right) }, root, loop: { start, end } };
 }
 
 const prepared = new Map<string, PitchedSample | undefined>();
