@@ -16,6 +16,12 @@ args = [a for a in sys.argv[1:] if not a.startswith("--")]
 # The stage a --stageN flag names (the latest if several), stage 1 without one.
 stage = max((int(a[len("--stage"):]) for a in sys.argv[1:] if re.fullmatch(r"--stage\d+", a)), default=1)
 finetuned = stage > 1
+# Stages whose checkpoint rule kept the network they started from (nothing was shipped): the card has no summary of
+# them, and the stage after starts from the network before them.
+NOT_TAKEN = {15}
+start = stage - 1
+while start in NOT_TAKEN:
+    start -= 1
 run, dst, floors = args[0], args[1], json.loads(args[2])
 curves = json.load(open(os.path.join(run, "curves.json")))
 config = json.load(open(os.path.join(run, "config.json"))) if os.path.exists(os.path.join(run, "config.json")) else {}
@@ -45,9 +51,10 @@ card = {
         12: "stage 12, from stage 11's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 9, 10 and 11 (the first wide family; its sets 3-8 left out for memory) + --set wide2 --count 88 --seconds 30 --seed 1, 3 and 4 (the second training family: freepats through timidity, avldrums kits, festival speakers; neither dev, held-out nor the first family's sources), stage 11's mixing; validation --set wide --count 8 --seconds 20 --seed 2 and --set wide2 --count 8 --seconds 20 --seed 2 together, as made and remixed (seed 7)",
         13: "stage 13, from stage 12's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 and --set wide --count 88 --seconds 30 --seed 9 (the first wide family; its sets 3-8, 10 and 11 left out for memory) + --set wide2 --count 88 --seconds 30 --seed 1, 3 and 4 (the second training family) + --set wide3 --count 88 --seconds 30 --seed 1, 3 and 4 (the third training family: a Csound orchestra of synthesized instruments and FOF singing, Hydrogen's sampled kits; none of the other sets' sources), stage 12's mixing; validation --set wide, wide2 and wide3 --count 8 --seconds 20 --seed 2 together, as made and remixed (seed 7)",
         14: "stage 14, from stage 13's network: bench/src/eval-set --set tempo --count 50 --seconds 20 --seed 1 and 2 (dev sources) + --set wide --count 160 --seconds 15 --seed 1 (the first wide family) + --set wide2 and --set wide3 --count 88 --seconds 30 --seed 1 and 3 (the second and third training families; their seed-4 sets and the first family's 88-song sets left out for memory) + --set wide4 --count 88 --seconds 30 --seed 1, 3 and 4 (the fourth training family: Sonivox EAS's General MIDI wavetable, Hydrogen's sampled kits; none of the other sets' sources), stage 13's mixing; validation --set wide, wide2 and wide3 --count 8 --seconds 20 --seed 2 together, as made and remixed (seed 7): the earlier families only, none of the new family's songs (the rule fixed before the run)",
+        16: "stage 16, from stage 14's network (stage 15's rule kept it): stage 14's sets with --set wide4 --seed 4 replaced by --set wide5 --count 88 --seconds 30 --seed 1 (the fifth training family: single recordings from LMMS's and Sonic Pi's sample libraries through our pitched sampler, kits of their one-shots; none of the other sets' sources), stage 14's mixing; validation --set wide, wide2 and wide3 --count 8 --seconds 20 --seed 2 together, as made and remixed (seed 7): none of the new family's songs",
     }.get(stage) or (
         # Stages 6 on: the stage before's sets and mixing plus one more wide set.
-        f"stage {stage}, from stage {stage - 1}'s network: stage {stage - 1}'s sets and mixing plus --set wide --count 88 --seconds 30 "
+        f"stage {stage}, from stage {start}'s network: stage {start}'s sets and mixing plus --set wide --count 88 --seconds 30 "
         f"--seed {later_wide_seed} (neither dev nor held-out sources); validation --set wide --count 8 --seconds 20 --seed 2, "
         "as made and remixed (seed 7)"
     ),
@@ -55,8 +62,8 @@ card = {
     "hidden": config.get("hidden"),
     "stepsRun": config.get("steps", curves["step"][-1]),
     "checkpoint": checkpoint,
-    "checkpointChoice": (f"mean of dev, validation and remixed validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_remix
-                         else f"mean of dev and validation mean SDR (step 0 is stage {stage - 1}'s network)" if with_val else "dev mean SDR"),
+    "checkpointChoice": (f"mean of dev, validation and remixed validation mean SDR (step 0 is stage {start}'s network)" if with_remix
+                         else f"mean of dev and validation mean SDR (step 0 is stage {start}'s network)" if with_val else "dev mean SDR"),
     "machine": "2-core CPU (jax 0.10.2, CPU)",
     "curves": curves,
     "regression": floors,
@@ -65,7 +72,7 @@ SUMMARY = ("recipe", "trainingSet", "seed", "hidden", "stepsRun", "checkpoint", 
 if finetuned:
     previous = json.load(open(dst))
     summary = {k: previous[k] for k in SUMMARY if k in previous}
-    for earlier in range(1, stage):
+    for earlier in (s for s in range(1, stage) if s not in NOT_TAKEN):
         card[f"stage{earlier}"] = previous.get(f"stage{earlier}") or summary
 json.dump(card, open(dst, "w"), indent=1)
 print(f"wrote {dst}")
