@@ -55,6 +55,21 @@ export const KIT_AND_SPEAKER_NEEDS: readonly Need[] = [
   { command: 'text2wave', pkg: 'festival' },
 ];
 
+/**
+ * What the third, fourth and fifth families share: GM 52–54 sing the voice-patch vocals, the first family's drawn
+ * formant singers the sung ones, and the mixing ranges.
+ */
+export const LATER_FAMILY_COMMON: Pick<SourceFamily, 'voicePatches' | 'singer' | 'levelRanges' | 'crestRange'> = {
+  voicePatches: [
+    { program: 52, name: 'choir aahs' },
+    { program: 53, name: 'voice oohs' },
+    { program: 54, name: 'synth voice' },
+  ],
+  singer: (_turn, rng) => drawnSinger(rng),
+  levelRanges: { vocals: [-6, 4], drums: [-6, 2], bass: [-8, 0], other: [-8, 1] },
+  crestRange: [8, 18],
+};
+
 async function renderStem(stem: StemRender): Promise<StereoAudio> {
   const kit = playKitStem(stem);
   if (kit) return kit;
@@ -72,17 +87,10 @@ export const WIDE3_FAMILY: SourceFamily = {
   // A kit drawn per song, so every kit plays every style.
   drumSoundfont: (_kit, rng) => drawnKit(rng),
   melodicSoundfonts: [CSOUND_SYNTH],
-  // All three are sung by the orchestra's FOF singer.
-  voicePatches: [
-    { program: 52, name: 'choir aahs' },
-    { program: 53, name: 'voice oohs' },
-    { program: 54, name: 'synth voice' },
-  ],
-  singer: (_turn, rng) => drawnSinger(rng),
+  // The voice patches are all sung by the orchestra's FOF singer.
+  ...LATER_FAMILY_COMMON,
   speaker: (turn) => (turn % 2 === 0 ? fliteSpeaker(turn) : festivalSpeaker(turn)),
   lines: WIDE3_LINES,
-  levelRanges: { vocals: [-6, 4], drums: [-6, 2], bass: [-8, 0], other: [-8, 1] },
-  crestRange: [8, 18],
   renderStem,
 };
 

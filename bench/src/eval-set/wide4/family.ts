@@ -8,9 +8,9 @@ import type { SourceFamily, StemRender } from '../family-track';
 import { REPO_ROOT } from '../meta';
 import { fitLength, missingTools, run, type FluidReverb } from '../render';
 import { SAMPLE_RATE } from '../track';
-import { drawnSinger, fliteSpeaker } from '../wide/family';
+import { fliteSpeaker } from '../wide/family';
 import { festivalSpeaker } from '../wide2/family';
-import { drawnKit, KIT_AND_SPEAKER_NEEDS, playKitStem } from '../wide3/family';
+import { drawnKit, KIT_AND_SPEAKER_NEEDS, LATER_FAMILY_COMMON, playKitStem } from '../wide3/family';
 
 /**
  * The fourth training family: Sonivox EAS, the General MIDI wavetable synthesizer Android shipped (Debian
@@ -83,16 +83,9 @@ export const WIDE4_FAMILY: SourceFamily = {
   generatorVersion: WIDE4_GENERATOR_VERSION,
   drumSoundfont: (_kit, rng) => (rng.chance(1 / 3) ? SONIVOX : drawnKit(rng)),
   melodicSoundfonts: [SONIVOX],
-  voicePatches: [
-    { program: 52, name: 'choir aahs' },
-    { program: 53, name: 'voice oohs' },
-    { program: 54, name: 'synth voice' },
-  ],
-  singer: (_turn, rng) => drawnSinger(rng),
+  ...LATER_FAMILY_COMMON,
   speaker: (turn) => (turn % 2 === 0 ? festivalSpeaker(turn) : fliteSpeaker(turn)),
   lines: WIDE4_LINES,
-  levelRanges: { vocals: [-6, 4], drums: [-6, 2], bass: [-8, 0], other: [-8, 1] },
-  crestRange: [8, 18],
   renderStem,
 };
 

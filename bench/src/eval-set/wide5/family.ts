@@ -5,9 +5,9 @@ import type { Rng } from '../random';
 import { missingTools } from '../render';
 import type { DrumVoice } from '../styles';
 import { SAMPLE_RATE } from '../track';
-import { drawnSinger, fliteSpeaker } from '../wide/family';
+import { fliteSpeaker } from '../wide/family';
 import { festivalSpeaker } from '../wide2/family';
-import { KIT_AND_SPEAKER_NEEDS } from '../wide3/family';
+import { KIT_AND_SPEAKER_NEEDS, LATER_FAMILY_COMMON } from '../wide3/family';
 import { playKitInstruments, type KitInstrument } from '../wide3/kits';
 import { drawVoice, playPitched, type ChannelVoice } from './sampler';
 
@@ -148,16 +148,9 @@ export const WIDE5_FAMILY: SourceFamily = {
   generatorVersion: WIDE5_GENERATOR_VERSION,
   drumSoundfont: () => SAMPLE_LIBRARIES,
   melodicSoundfonts: [SAMPLE_LIBRARIES],
-  voicePatches: [
-    { program: 52, name: 'choir aahs' },
-    { program: 53, name: 'voice oohs' },
-    { program: 54, name: 'synth voice' },
-  ],
-  singer: (_turn, rng) => drawnSinger(rng),
+  ...LATER_FAMILY_COMMON,
   speaker: (turn) => (turn % 2 === 0 ? fliteSpeaker(turn) : festivalSpeaker(turn)),
   lines: WIDE5_LINES,
-  levelRanges: { vocals: [-6, 4], drums: [-6, 2], bass: [-8, 0], other: [-8, 1] },
-  crestRange: [8, 18],
   renderStem,
 };
 
