@@ -200,12 +200,18 @@ export function playKitInstruments(
       wet[i] += (l + r) * 0.5 * send;
     }
   }
-  const tail = roomTail(wet, sampleRate, { wet: 1, roomSize: reverb.roomSize, damping: reverb.damping, preDelaySeconds: 0.01 });
-  for (let i = 0; i < frames; i++) {
-    left[i] += reverb.level * tail.left[i];
-    right[i] += reverb.level * tail.right[i];
+  const out = { sampleRate, left, right };
+  addRoom(out, wet, reverb);
+  return out;
+}
+
+/** Adds the stem's one Freeverb room, fed by the summed sends in `wet`, to `out` at the reverb's level (both samplers). */
+export function addRoom(out: StereoAudio, wet: Float32Array, reverb: FluidReverb): void {
+  const tail = roomTail(wet, out.sampleRate, { wet: 1, roomSize: reverb.roomSize, damping: reverb.damping, preDelaySeconds: 0.01 });
+  for (let i = 0; i < out.left.length; i++) {
+    out.left[i] += reverb.level * tail.left[i];
+    out.right[i] += reverb.level * tail.right[i];
   }
-  return { sampleRate, left, right };
 }
 
 function nearestLayer(layers: KitLayer[], velocity: number): KitLayer {

@@ -2,8 +2,7 @@ import type { StereoAudio } from '@stemdeck/audio';
 import type { FluidReverb } from '../render';
 import type { Rng } from '../random';
 import type { MidiSong } from '../smf';
-import { roomTail } from '../voice/reverb';
-import { loadSample } from '../wide3/kits';
+import { addRoom, loadSample } from '../wide3/kits';
 
 /**
  * A pitched sampler for single-sample instruments: one recording per instrument, read faster or slower for
@@ -201,11 +200,7 @@ export function playPitched(song: MidiSong, voices: ReadonlyMap<number, ChannelV
       wet[i] += 0.5 * (gl * yl + gr * yr) * send;
     }
   }
-  const tail = roomTail(wet, sampleRate, { wet: 1, roomSize: reverb.roomSize, damping: reverb.damping, preDelaySeconds: 0.01 });
-  for (let i = 0; i < frames; i++) {
-    out.left[i] += reverb.level * tail.left[i];
-    out.right[i] += reverb.level * tail.right[i];
-  }
+  addRoom(out, wet, reverb);
   return out;
 }
 
