@@ -70,6 +70,10 @@
 //   family only: stage 14's sets with the fourth family's seed 4 replaced by the fifth's seed 1 (the second and third
 //   families keep two sets each, as in stage 14), to tell forgetting of the families stage 15 cut from what the
 //   new sounds do; the same rule (fixed before this run), learning rate and minutes.
+// - Stage 17 (--stage17): starts from stage 16's network and swaps the fifth family's set for one of a sixth
+//   (--set wide6: the fourth family's sounds, half its vocals words sung to the melody by festival's singing mode,
+//   a kind of vocal no other set has); the second to fourth families' sets as in stages 14 and 16. The same rule
+//   (fixed before this run), learning rate and minutes.
 // Re-measure with `npm run bench:separation` afterwards, and the regression floors with `npm run bench:floors`;
 // tools/separation-model/card.py writes both into libs/audio/models/stemdeck-masknet.json.
 import { spawnSync } from 'node:child_process';
@@ -98,6 +102,8 @@ const WIDE3_VAL = { family: 'wide3', count: 8, seconds: 20, seed: 2, dir: join(R
 const wide4Set = (seed) => ({ family: 'wide4', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide4-set-${seed}`) });
 /** The fifth training family's sets (`--set wide5`). */
 const wide5Set = (seed) => ({ family: 'wide5', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide5-set-${seed}`) });
+/** The sixth training family's sets (`--set wide6`). */
+const wide6Set = (seed) => ({ family: 'wide6', count: 88, seconds: 30, seed, dir: join(ROOT, '.data', `wide6-set-${seed}`) });
 const MODEL = join(ROOT, 'libs', 'audio', 'models', 'stemdeck-masknet.onnx');
 /** An earlier stage's network as it was committed (the same file as the engines loaded then, so git stores each once). */
 const stageModel = (stage) => join(TOOL, 'runs', `v${stage}`, 'stemdeck-masknet.onnx');
@@ -149,6 +155,12 @@ FINETUNE[16] = {
   ...FINETUNE[15],
   flag: '--stage16',
   wide: [WIDE_SET, wide2Set(1), wide2Set(3), wide3Set(1), wide3Set(3), wide4Set(1), wide4Set(3), wide5Set(1)],
+};
+FINETUNE[17] = {
+  ...FINETUNE[16],
+  flag: '--stage17',
+  from: stageModel(16),
+  wide: [WIDE_SET, wide2Set(1), wide2Set(3), wide3Set(1), wide3Set(3), wide4Set(1), wide4Set(3), wide6Set(1)],
 };
 const STAGE_FLAGS = Object.values(FINETUNE).map(({ flag }) => flag);
 

@@ -17,12 +17,14 @@ import type { VoiceCharacter } from './voice/profiles';
 import { placeVocal, type ReverbOptions } from './voice/reverb';
 import { sing } from './voice/singer';
 import { speakVocal, type Speaker } from './voice/speech';
+import { singWords, sungPhrases, type SingingVoice } from './voice/sung';
 
 /**
  * What sings: a General MIDI voice patch from the family's soundfonts, the formant synthesizer with one of
- * the family's singers, or its speech synthesizer speaking or rapping.
+ * the family's singers, its speech synthesizer speaking or rapping, or (a family with a singing voice) its
+ * words sung to the melody.
  */
-export type VocalKind = 'soundfont' | 'formant' | 'spoken' | 'rapped';
+export type VocalKind = 'soundfont' | 'formant' | 'spoken' | 'rapped' | 'sung';
 
 /** A track of a source family (the held-out sets, the wide training set). */
 export interface FamilyTrackSpec extends TrackSpec {
@@ -51,6 +53,8 @@ export interface SourceFamily {
   /** The singer of the `turn`-th formant vocal (`rng` is the track's own, for a family that draws its singers). */
   singer(turn: number, rng: Rng): VoiceCharacter;
   speaker(turn: number): Speaker;
+  /** The voice of the `turn`-th 'sung' vocal; only a family whose catalog has that kind needs one. */
+  singingVoice?(turn: number): SingingVoice;
   /** Lines the spoken and rapped vocals say. */
   lines: readonly string[];
   /** Stem balance ranges (active RMS, dB) and the crest limit range (dB), drawn per stem. */
@@ -152,6 +156,15 @@ export async function generateFamilyTrack(spec: FamilyTrackSpec, outDir: string,
     const song = melodyAsMidi(melody.notes, plan, tempo, { program: patch.program, pan: 64 + Math.round(vocalRoom.pan * 63), volume: 110, reverbSend: Math.round(vocalRoom.wet * 100) });
     const audio = await render('vocals', song, soundfonts.vocals);
     vocal = { audio, detail: `GM ${patch.program} ${patch.name} from ${path.basename(soundfonts.vocals)}`, voice: patch.name };
+  } else if (spec.vocal === 'sung') {
+    if (!family.singingVoice) throw new Error(`${spec.id}: this family has no singing voice`);
+    const voice = family.singingVoice(turn);
+    const melody = writeMelody(plan, rng.fork('melody'), voice.rangeCentre);
+    const phrases = sungPhrases(melody.notes, family.lines, rng.fork('lyrics').int(0, family.lines.length - 1));
+    // The reference is what is sung: one note per word.
+    await fs.writeFile(path.join(midiDir, 'vocals.mid'), writeMidiFile(melodyAsMidi(phrases.flat(), plan, tempo)));
+    const dry = await slot(() => singWords(phrases, plan.secondsPerBeat, frames, SAMPLE_RATE, voice, dir));
+    vocal = { audio: room(dry, vocalRoom), detail: `festival singing: voice ${voice.festival}`, voice: `festival-sung-${voice.festival}` };
   } else {
     const speaker = family.speaker(turn);
     const firstLine = rng.fork('lyrics').int(0, family.lines.length - 1);

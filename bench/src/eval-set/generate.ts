@@ -9,6 +9,7 @@
  *   node bench/dist/eval-set/generate.js --set wide3 --count N --seconds S --seed K [--out <dir>]  (training only: the third family)
  *   node bench/dist/eval-set/generate.js --set wide4 --count N --seconds S --seed K [--out <dir>]  (training only: the fourth family)
  *   node bench/dist/eval-set/generate.js --set wide5 --count N --seconds S --seed K [--out <dir>]  (training only: the fifth family)
+ *   node bench/dist/eval-set/generate.js --set wide6 --count N --seconds S --seed K [--out <dir>]  (training only: the sixth family)
  * `--quick` is short for `--set quick`. Idempotent: a directory already holding a complete set of this
  * generator version is left alone, and the tracks a cut-off run finished are kept (--force redoes everything).
  * Deterministic: the same bytes on every run (seeded PRNG, fluidsynth without randomness), except the second
@@ -30,6 +31,7 @@ import {
   defaultWide3SetDir,
   defaultWide4SetDir,
   defaultWide5SetDir,
+  defaultWide6SetDir,
   defaultWideSetDir,
   INDEX_FILE,
   META_FILE,
@@ -47,9 +49,10 @@ import { missingWide2Tools, prepareWide2Family, WIDE2_FAMILY, WIDE2_GENERATOR_VE
 import { missingWide3Tools, WIDE3_FAMILY, WIDE3_GENERATOR_VERSION } from './wide3/family';
 import { missingWide4Tools, prepareWide4Family, WIDE4_FAMILY, WIDE4_GENERATOR_VERSION } from './wide4/family';
 import { missingWide5Tools, WIDE5_FAMILY, WIDE5_GENERATOR_VERSION } from './wide5/family';
+import { missingWide6Tools, WIDE6_FAMILY, WIDE6_GENERATOR_VERSION } from './wide6/family';
 import { generateFamilyTrack, type SourceFamily } from './family-track';
 
-const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2', 'wide3', 'wide4', 'wide5'] as const;
+const SET_CHOICES = ['dev', 'heldout', 'quick', 'train', 'tempo', 'wide', 'wide2', 'wide3', 'wide4', 'wide5', 'wide6'] as const;
 type SetChoice = (typeof SET_CHOICES)[number];
 
 /** The training families: their sources, where their sets go, and what installs their tools. */
@@ -70,6 +73,15 @@ const TRAINING_FAMILIES: Record<
     stage: '--stage14',
   },
   wide5: { label: 'the fifth training family', family: WIDE5_FAMILY, version: WIDE5_GENERATOR_VERSION, dir: defaultWide5SetDir, missing: missingWide5Tools, stage: '--stage15' },
+  wide6: {
+    label: 'the sixth training family',
+    family: WIDE6_FAMILY,
+    version: WIDE6_GENERATOR_VERSION,
+    dir: defaultWide6SetDir,
+    missing: missingWide6Tools,
+    prepare: prepareWide4Family,
+    stage: '--stage17',
+  },
 };
 
 function isTrainingFamily(set: string): set is WideFamilyName {
@@ -153,7 +165,8 @@ function parseArgs(argv: string[]): Plan {
     case 'wide2':
     case 'wide3':
     case 'wide4':
-    case 'wide5': {
+    case 'wide5':
+    case 'wide6': {
       const count = positiveNumber(argv, '--count', 120, true);
       const seconds = positiveNumber(argv, '--seconds', 15, false);
       const seed = seedOf(argv);

@@ -30,6 +30,9 @@ export function defaultWide4SetDir(seed: number): string {
 export function defaultWide5SetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `wide5-set-${seed}`);
 }
+export function defaultWide6SetDir(seed: number): string {
+  return path.join(REPO_ROOT, '.data', `wide6-set-${seed}`);
+}
 export function defaultTrainSetDir(seed: number): string {
   return path.join(REPO_ROOT, '.data', `train-set-${seed}`);
 }
@@ -77,7 +80,7 @@ export interface EvalTrackMeta {
 export interface HeldoutSources {
   /** Soundfont file names per rendered stem (vocals only when a voice patch sings). */
   soundfonts: { drums: string; bass: string; other: string; vocals?: string };
-  vocal: { kind: 'soundfont' | 'formant' | 'spoken' | 'rapped'; detail: string };
+  vocal: { kind: 'soundfont' | 'formant' | 'spoken' | 'rapped' | 'sung'; detail: string };
   /** fluidsynth reverb for the MIDI stems, and the vocal's own room and pan (-1..1). */
   reverb: { roomSize: number; damping: number; width: number; level: number };
   vocalRoom: { wet: number; roomSize: number; damping: number; preDelaySeconds: number; pan: number };
@@ -89,7 +92,7 @@ export interface HeldoutSources {
 export interface EvalSetIndex {
   generatorVersion: number;
   /** 'full' is the development set (the name predates the held-out set; kept so existing sets stay valid). */
-  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2' | 'wide3' | 'wide4' | 'wide5';
+  set: 'full' | 'quick' | 'train' | 'heldout' | 'tempo' | 'wide' | 'wide2' | 'wide3' | 'wide4' | 'wide5' | 'wide6';
   /** Training and tempo tuning sets, and a re-drawn held-out set: the seed the songs were drawn from. */
   seed?: number;
   sampleRate: number;

@@ -134,7 +134,7 @@ function singVocals(notes: VocalNote[], voice: 'male' | 'female', plan: SongPlan
 }
 
 /** The sung melody as MIDI (a reference in the development set; the held-out set renders it with voice patches). */
-export function melodyAsMidi(notes: VocalNote[], plan: SongPlan, tempo: number, channel: Omit<MidiChannelSetup, 'channel'> = { program: 53 }): MidiSong {
+export function melodyAsMidi(notes: readonly Pick<VocalNote, 'beat' | 'beats' | 'pitch' | 'velocity'>[], plan: SongPlan, tempo: number, channel: Omit<MidiChannelSetup, 'channel'> = { program: 53 }): MidiSong {
   return {
     microsPerQuarter: tempo,
     channels: [{ channel: 0, ...channel }],

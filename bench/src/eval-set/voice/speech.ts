@@ -110,7 +110,7 @@ export async function speakVocal(
 }
 
 /** Notes grouped where the melody breathes (a rest of half a beat or more). */
-function phrasesOf(notes: VocalNote[]): VocalNote[][] {
+export function phrasesOf(notes: VocalNote[]): VocalNote[][] {
   const phrases: VocalNote[][] = [];
   notes.forEach((note, i) => {
     const prev = notes[i - 1];
@@ -121,13 +121,13 @@ function phrasesOf(notes: VocalNote[]): VocalNote[][] {
 }
 
 /** Vowel groups, at least one: "dancing" 2, "the" 1, "little" 2 (close enough for timing). */
-function syllables(word: string): number {
+export function syllables(word: string): number {
   const groups = word.toLowerCase().replace(/e$/, '').match(/[aeiouy]+/g);
   return Math.max(1, groups?.length ?? 1);
 }
 
 /** Adds `audio` at `start`, cut at `stop` with a 15 ms fade so the cut doesn't click. */
-function place(out: Float32Array, audio: Float32Array, start: number, stop: number, sampleRate: number): void {
+export function place(out: Float32Array, audio: Float32Array, start: number, stop: number, sampleRate: number): void {
   const end = Math.min(out.length, stop, start + audio.length);
   const fade = Math.round(0.015 * sampleRate);
   const cut = start + audio.length > end;

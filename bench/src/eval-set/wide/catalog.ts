@@ -4,7 +4,7 @@ import { STYLE_NAMES, type StyleName } from '../styles';
 import { playedBpm } from '../tuning/catalog';
 import { TUNING_STYLE_NAMES, type TuningStyleName } from '../tuning/styles';
 
-export type WideFamilyName = 'wide' | 'wide2' | 'wide3' | 'wide4' | 'wide5';
+export type WideFamilyName = 'wide' | 'wide2' | 'wide3' | 'wide4' | 'wide5' | 'wide6';
 
 export interface WideTrackSpec extends FamilyTrackSpec {
   style: StyleName | TuningStyleName;
@@ -20,6 +20,8 @@ const WIDE3_VOCALS: VocalKind[] = ['formant', 'soundfont', 'rapped', 'soundfont'
 const WIDE4_VOCALS = WIDE3_VOCALS;
 /** The fifth family has two choir recordings with a clear pitch: it sings with them as often as the first family. */
 const WIDE5_VOCALS = VOCALS;
+/** The sixth family sings words to the melody in half its songs; the other half as the fourth family. */
+const WIDE6_VOCALS: VocalKind[] = ['sung', 'soundfont', 'sung', 'rapped', 'sung', 'formant', 'sung', 'spoken'];
 const STYLES: (StyleName | TuningStyleName)[] = [...STYLE_NAMES, ...TUNING_STYLE_NAMES];
 
 /**
@@ -28,12 +30,13 @@ const STYLES: (StyleName | TuningStyleName)[] = [...STYLE_NAMES, ...TUNING_STYLE
  * turn, every song played and sung by the wide family's sources (family.ts), or with `wide2` (`--set wide2`)
  * by the second family's (wide2/family.ts; ids `wide2-<seed>-nnnn`, so its songs differ from the first's),
  * with `wide3` by the third's (wide3/family.ts; ids `wide3-<seed>-nnnn`), with `wide4` by the fourth's
- * (wide4/family.ts; ids `wide4-<seed>-nnnn`), with `wide5` by the fifth's (wide5/family.ts; ids `wide5-<seed>-nnnn`).
+ * (wide4/family.ts; ids `wide4-<seed>-nnnn`), with `wide5` by the fifth's (wide5/family.ts; ids `wide5-<seed>-nnnn`),
+ * with `wide6` by the sixth's (wide6/family.ts; ids `wide6-<seed>-nnnn`).
  * Song n is the same whatever `count` is.
  */
 export function wideCatalog(count: number, seconds: number, seed: number, family: WideFamilyName = 'wide'): WideTrackSpec[] {
   const turns = new Map<string, number>();
-  const vocals = { wide: VOCALS, wide2: WIDE2_VOCALS, wide3: WIDE3_VOCALS, wide4: WIDE4_VOCALS, wide5: WIDE5_VOCALS }[family];
+  const vocals = { wide: VOCALS, wide2: WIDE2_VOCALS, wide3: WIDE3_VOCALS, wide4: WIDE4_VOCALS, wide5: WIDE5_VOCALS, wide6: WIDE6_VOCALS }[family];
   return Array.from({ length: count }, (_, i) => {
     const id = `${family}-${seed}-${String(i + 1).padStart(4, '0')}`;
     const draw = new Rng(hashSeed(`stemdeck-wide-${id}`));
