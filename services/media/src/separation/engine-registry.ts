@@ -14,14 +14,14 @@ export const ENGINE_QUALITY: Record<EngineName, string> = { fast: 'good', hybrid
 /**
  * The figures `npm run bench:separation` printed for each engine as shipped (README, "Separation"): mean
  * global SDR on the held-out songs and the real-time factor for a 4-minute song on the 2-core machine (the
- * model engines: the median of three quiet runs of the same-size network, timed on the same machine as the
- * fast engine; the README also gives later runs on faster cores).
+ * model engines: the median of the latest quiet runs of the same-size network on this machine, 26 Nov: quality
+ * 10.0, 10.2, 10.4 and 10.4×, hybrid 13.8 and 16.8×; the README gives every earlier run).
  * Shown beside the engine in the mixer; an operator's own model has none.
  */
 export const SHIPPED_ENGINE_FIGURES: Partial<Record<EngineName, { heldOutSdrDb: number; realTimeFactor: number }>> = {
   fast: { heldOutSdrDb: 3.23, realTimeFactor: 84 },
-  hybrid: { heldOutSdrDb: 4.78, realTimeFactor: 17.6 },
-  quality: { heldOutSdrDb: 4.8, realTimeFactor: 10.8 },
+  hybrid: { heldOutSdrDb: 4.75, realTimeFactor: 15.3 },
+  quality: { heldOutSdrDb: 4.78, realTimeFactor: 10.3 },
 };
 
 const MODEL_VARIABLE: Record<Exclude<EngineName, 'fast'>, 'STEM_MODEL_HYBRID' | 'STEM_MODEL_QUALITY'> = {
