@@ -55,7 +55,7 @@ export interface SourceFamily {
   speaker(turn: number): Speaker;
   /** The voice of the `turn`-th 'sung' vocal; only a family whose catalog has that kind needs one. */
   singingVoice?(turn: number): SingingVoice;
-  /** Lines the spoken and rapped vocals say. */
+  /** Lines the spoken and rapped vocals say (and the sung ones sing). */
   lines: readonly string[];
   /** Stem balance ranges (active RMS, dB) and the crest limit range (dB), drawn per stem. */
   levelRanges: Record<StemType, [number, number]>;

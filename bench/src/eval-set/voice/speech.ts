@@ -120,7 +120,7 @@ export function phrasesOf(notes: VocalNote[]): VocalNote[][] {
   return phrases;
 }
 
-/** Vowel groups, at least one: "dancing" 2, "the" 1, "little" 2 (close enough for timing). */
+/** Vowel groups, at least one: "dancing" 2, "the" 1, "little" 1 (a final e is dropped first; close enough for timing). */
 export function syllables(word: string): number {
   const groups = word.toLowerCase().replace(/e$/, '').match(/[aeiouy]+/g);
   return Math.max(1, groups?.length ?? 1);
