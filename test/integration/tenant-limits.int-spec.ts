@@ -285,6 +285,11 @@ describe('tenant limits: request and message rates', () => {
   it('answers 429 with Retry-After and plain words past the limit, counted across both replicas, while another user goes on', async () => {
     const statuses: number[] = [];
     let refused: Response | undefined;
+    // The burst and the checks after its refusal stay inside one minute window (the gateways read the same clock
+    // as this test): a burst across a window's edge leaves the previous window weighing less every moment, so a
+    // request a few hundred milliseconds after the refusal may rightly pass, and "still refused" would not hold.
+    const leftInMinute = 60_000 - (Date.now() % 60_000);
+    if (leftInMinute < 30_000) await new Promise((resolve) => setTimeout(resolve, leftInMinute + 50));
     // Half through each replica: the count is shared, so the limit holds for the two together.
     for (let sent = 0; sent < 2 * LIMIT + 2 && !refused; sent += 50) {
       const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => rename(hasty, i % 2 ? BASE_URL_2 : BASE_URL)));
@@ -293,8 +298,8 @@ describe('tenant limits: request and message rates', () => {
     }
     expect(refused).toBeDefined();
     expect(statuses.filter((status) => status !== 429 && status !== 400)).toEqual([]);
-    // At most the limit passed before the first refusal, even when the burst crossed a minute: the next window
-    // weighs the last one's count (give or take the one batch still being counted there when it was read).
+    // At most the limit passed before the first refusal (give or take the one batch still being counted when the
+    // refusal was read); the limiter's unit spec covers bursts across a window's edge.
     expect(statuses.indexOf(429)).toBeLessThanOrEqual(LIMIT + 50);
     const retryAfter = Number(refused!.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
