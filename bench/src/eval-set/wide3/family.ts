@@ -56,8 +56,8 @@ export const KIT_AND_SPEAKER_NEEDS: readonly Need[] = [
 ];
 
 /**
- * What the third, fourth and fifth families share: GM 52–54 sing the voice-patch vocals, the first family's drawn
- * formant singers the sung ones, and the mixing ranges.
+ * What the third to sixth families share (the sixth through the fourth's): GM 52–54 sing the voice-patch vocals,
+ * the first family's drawn formant singers the formant ones, and the mixing ranges.
  */
 export const LATER_FAMILY_COMMON: Pick<SourceFamily, 'voicePatches' | 'singer' | 'levelRanges' | 'crestRange'> = {
   voicePatches: [

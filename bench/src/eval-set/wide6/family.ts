@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import type { SourceFamily } from '../family-track';
+import { missingTools } from '../render';
 import { SINGING_VOICES } from '../voice/sung';
 import { missingWide4Tools, WIDE4_FAMILY } from '../wide4/family';
 
@@ -35,5 +35,5 @@ export const WIDE6_FAMILY: SourceFamily = {
 };
 
 export function missingWide6Tools(): string[] {
-  return [...missingWide4Tools(), ...(existsSync(SINGING_MODE) ? [] : [`${SINGING_MODE} (Debian package festival)`])];
+  return [...missingWide4Tools(), ...missingTools([{ file: SINGING_MODE, pkg: 'festival' }])];
 }
